@@ -1,0 +1,241 @@
+"""Cell: HBase's KeyValue, and its sort order.
+
+A Cell is a tuple whose field order *is* HBase's order (CellComparatorImpl): row, family,
+qualifier ascending as unsigned bytes, then timestamp descending, type code descending and
+sequence id descending. Timestamp, type and sequence id are stored negated, so plain tuple
+comparison, done in C, sorts cells exactly as HBase does. That is what makes the memstore,
+the k-way merges and the HFile writer fast in pure Python.
+
+Cells are therefore compared *with* their sequence id: two writes of the same key are different
+cells. Compare `cell.coordinates()` (row, family, qualifier, timestamp, type, value) when only
+what a client sees matters.
+"""
+
+from __future__ import annotations
+
+import enum
+import struct
+from collections import namedtuple
+
+# Field positions, for engine code that reads the tuple directly on hot paths.
+ROW, FAMILY, QUALIFIER, NEG_TS, NEG_TYPE, NEG_SEQ, VALUE, TTL = range(8)
+
+LATEST_TIMESTAMP = (1 << 63) - 1  # HConstants.LATEST_TIMESTAMP (Long.MAX_VALUE)
+MAX_ROW_LENGTH = 32767  # HConstants.MAX_ROW_LENGTH (Short.MAX_VALUE)
+NO_TTL = -1  # a cell without a TTL tag
+
+
+class CellType(enum.IntEnum):
+    """KeyValue.Type codes."""
+
+    MINIMUM = 0
+    PUT = 4
+    DELETE = 8
+    DELETE_FAMILY_VERSION = 10
+    DELETE_COLUMN = 12
+    DELETE_FAMILY = 14
+    MAXIMUM = 255
+
+    @property
+    def hbase_name(self) -> str:
+        return _HBASE_NAMES[self]
+
+    @property
+    def is_delete(self) -> bool:
+        return 8 <= self <= 14
+
+
+_HBASE_NAMES = {
+    CellType.MINIMUM: "Minimum",
+    CellType.PUT: "Put",
+    CellType.DELETE: "Delete",
+    CellType.DELETE_FAMILY_VERSION: "DeleteFamilyVersion",
+    CellType.DELETE_COLUMN: "DeleteColumn",
+    CellType.DELETE_FAMILY: "DeleteFamily",
+    CellType.MAXIMUM: "Maximum",
+}
+_TYPE_BY_CODE = {int(t): t for t in CellType}
+
+# A TTL tag as HBase writes it: [tagLen:2][type:1 = TTL_TAG_TYPE 8][ttl:8] -> 11 bytes,
+# plus the 2-byte tags length in the KeyValue.
+TTL_TAG_TYPE = 8
+TTL_TAGS_BYTES = 2 + 11
+
+_CellBase = namedtuple(
+    "_CellBase", ["row", "family", "qualifier", "neg_ts", "neg_type", "neg_seq", "value", "ttl"]
+)
+_new = tuple.__new__
+
+
+def _b(x) -> bytes:
+    if isinstance(x, bytes):
+        return x
+    if isinstance(x, str):
+        return x.encode("utf-8")
+    if isinstance(x, (bytearray, memoryview)):
+        return bytes(x)
+    raise TypeError(f"expected bytes or str, got {type(x).__name__}")
+
+
+class Cell(_CellBase):
+    """One KeyValue: row, family, qualifier, timestamp (ms), type, value, sequence id, cell TTL."""
+
+    __slots__ = ()
+
+    def __new__(
+        cls,
+        row,
+        family,
+        qualifier=b"",
+        timestamp: int = LATEST_TIMESTAMP,
+        type: CellType | int = CellType.PUT,
+        value=b"",
+        seq_id: int = 0,
+        ttl_ms: int | None = None,
+    ):
+        return _new(
+            cls,
+            (
+                _b(row),
+                _b(family),
+                _b(qualifier),
+                -int(timestamp),
+                -int(type),
+                -int(seq_id),
+                _b(value),
+                NO_TTL if ttl_ms is None else int(ttl_ms),
+            ),
+        )
+
+    @staticmethod
+    def make(row, family, qualifier, timestamp, code, value, seq_id=0, ttl=NO_TTL) -> "Cell":
+        """Fast constructor for engine code: bytes already, `code` an int, no checks."""
+        return _new(Cell, (row, family, qualifier, -timestamp, -code, -seq_id, value, ttl))
+
+    @property
+    def timestamp(self) -> int:
+        return -self[3]
+
+    @property
+    def type(self) -> CellType:
+        return _TYPE_BY_CODE[-self[4]]
+
+    @property
+    def type_code(self) -> int:
+        return -self[4]
+
+    @property
+    def seq_id(self) -> int:
+        return -self[5]
+
+    @property
+    def ttl_ms(self) -> int | None:
+        t = self[7]
+        return None if t == NO_TTL else t
+
+    @property
+    def is_delete(self) -> bool:
+        return self[4] <= -8
+
+    @property
+    def key_length(self) -> int:
+        """KeyValue key length: 2 + row + 1 + family + qualifier + 8 + 1."""
+        return 12 + len(self[0]) + len(self[1]) + len(self[2])
+
+    @property
+    def serialized_size(self) -> int:
+        """KeyValue length exactly as HBase counts it (KeyValueUtil.length), tags included."""
+        size = 20 + len(self[0]) + len(self[1]) + len(self[2]) + len(self[6])
+        return size if self[7] == NO_TTL else size + TTL_TAGS_BYTES
+
+    def with_seq_id(self, seq_id: int) -> "Cell":
+        return _new(Cell, self[:5] + (-seq_id,) + self[6:])
+
+    def coordinates(self) -> tuple:
+        """What a client sees: (row, family, qualifier, timestamp, type, value)."""
+        return (self[0], self[1], self[2], -self[3], _TYPE_BY_CODE[-self[4]], self[6])
+
+    def column(self) -> bytes:
+        return self[1] + b":" + self[2]
+
+    def __repr__(self) -> str:
+        from hsim.bytes import to_string_binary as tsb
+
+        extra = f", ttl_ms={self[7]}" if self[7] != NO_TTL else ""
+        return (
+            f"Cell({tsb(self[0])}/{tsb(self[1])}:{tsb(self[2])}/{-self[3]}/"
+            f"{_HBASE_NAMES[_TYPE_BY_CODE[-self[4]]]}/seq={-self[5]}, value={tsb(self[6])}{extra})"
+        )
+
+    # --- KeyValue byte layout -------------------------------------------------------------
+    def key_bytes(self) -> bytes:
+        """The KeyValue *key*: rowlen:2 row famlen:1 family qualifier timestamp:8 type:1."""
+        r, f = self[0], self[1]
+        return b"".join(
+            (
+                _H.pack(len(r)), r, _B.pack(len(f)), f, self[2],
+                _QB.pack(-self[3], -self[4]),
+            )
+        )
+
+    def to_keyvalue(self) -> bytes:
+        """The full KeyValue: keylen:4 vallen:4 key value, and [tagslen:2 tags] when the cell
+        has a TTL tag (so len(to_keyvalue()) == serialized_size)."""
+        key = self.key_bytes()
+        v = self[6]
+        parts = [_II.pack(len(key), len(v)), key, v]
+        if self[7] != NO_TTL:
+            parts.append(_TTL_TAGS.pack(11, 9, TTL_TAG_TYPE, self[7]))
+        return b"".join(parts)
+
+    def tags_bytes(self) -> bytes:
+        """[tagsLen:2][tags] as an HFile that includes tags writes after the value."""
+        if self[7] == NO_TTL:
+            return b"\x00\x00"
+        return _TTL_TAGS.pack(11, 9, TTL_TAG_TYPE, self[7])
+
+    @staticmethod
+    def from_keyvalue(buf: bytes, offset: int = 0, has_tags: bool = False, seq_id: int = 0):
+        """Decode one KeyValue at `offset`; returns (cell, offset after it). With `has_tags`
+        (HFile v3 files that include tags) a tags length and tags follow the value."""
+        klen, vlen = _II.unpack_from(buf, offset)
+        p = offset + 8
+        rlen = _H.unpack_from(buf, p)[0]
+        row = bytes(buf[p + 2 : p + 2 + rlen])
+        fp = p + 2 + rlen
+        flen = buf[fp]
+        family = bytes(buf[fp + 1 : fp + 1 + flen])
+        qend = p + klen - 9
+        qualifier = bytes(buf[fp + 1 + flen : qend])
+        ts, code = _QB.unpack_from(buf, qend)
+        vstart = p + klen
+        value = bytes(buf[vstart : vstart + vlen])
+        end = vstart + vlen
+        ttl = NO_TTL
+        if has_tags:
+            tags_len = _H.unpack_from(buf, end)[0]
+            tp = end + 2
+            end = tp + tags_len
+            while tp < end:  # [tagLen:2][type:1][value]
+                tlen = _H.unpack_from(buf, tp)[0]
+                if buf[tp + 2] == TTL_TAG_TYPE:
+                    ttl = _Q.unpack_from(buf, tp + 3)[0]
+                tp += 2 + tlen
+        return Cell.make(row, family, qualifier, ts, code, value, seq_id, ttl), end
+
+
+_H = struct.Struct(">H")
+_B = struct.Struct(">B")
+_Q = struct.Struct(">q")
+_QB = struct.Struct(">qB")
+_II = struct.Struct(">ii")
+_TTL_TAGS = struct.Struct(">HHBq")
+
+
+def type_of(code: int) -> CellType:
+    return _TYPE_BY_CODE[code]
+
+
+def to_bytes_arg(x) -> bytes:
+    """Accept bytes or str (UTF-8) at API boundaries."""
+    return _b(x)

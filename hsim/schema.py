@@ -1,0 +1,178 @@
+"""Schema descriptors: ColumnFamily (HColumnDescriptor / ColumnFamilyDescriptorBuilder) and
+TableDescriptor, with HBase's defaults and HBase's validation."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+from hsim.errors import DoNotRetryError, InvalidArgumentError
+
+FOREVER = None  # TTL => FOREVER (HConstants.FOREVER = Integer.MAX_VALUE seconds)
+_INT_MAX = 2**31 - 1
+BLOOM_TYPES = ("NONE", "ROW", "ROWCOL")
+COMPRESSIONS = ("NONE", "SNAPPY", "LZ4", "GZ")
+KEEP_DELETED = (False, True, "TTL")
+
+
+@dataclass(frozen=True)
+class ColumnFamily:
+    """A column family's options. The family's name is the key it is registered under."""
+
+    max_versions: int = 1  # VERSIONS
+    min_versions: int = 0  # MIN_VERSIONS
+    ttl: int | None = FOREVER  # TTL in seconds; None = FOREVER
+    keep_deleted_cells: bool | str = False  # KEEP_DELETED_CELLS: False, True or "TTL"
+    bloom_filter: str = "ROW"  # BLOOMFILTER
+    block_size: int = 65536  # BLOCKSIZE
+    compression: str = "NONE"  # COMPRESSION
+    in_memory: bool = False  # IN_MEMORY
+    block_cache: bool = True  # BLOCKCACHE
+
+    def __post_init__(self):
+        # Normalise the spellings the shell and happybase use.
+        kd = self.keep_deleted_cells
+        if isinstance(kd, str):
+            up = kd.upper()
+            kd = {"FALSE": False, "TRUE": True, "TTL": "TTL"}.get(up, kd)
+            object.__setattr__(self, "keep_deleted_cells", kd)
+        if isinstance(self.bloom_filter, str):
+            object.__setattr__(self, "bloom_filter", self.bloom_filter.upper())
+        if isinstance(self.compression, str):
+            c = self.compression.upper()
+            object.__setattr__(self, "compression", "GZ" if c == "GZIP" else c)
+        if self.ttl is not None and (self.ttl == _INT_MAX or self.ttl == -1):
+            object.__setattr__(self, "ttl", None)
+        self.validate()
+
+    def validate(self) -> None:
+        """ColumnFamilyDescriptorBuilder's checks and TableDescriptorChecker's sanity checks."""
+        if not isinstance(self.max_versions, int) or self.max_versions <= 0:
+            raise InvalidArgumentError("Maximum versions must be positive")
+        if not isinstance(self.min_versions, int) or self.min_versions < 0:
+            raise DoNotRetryError("Min versions for column family must be positive.")
+        if self.min_versions > self.max_versions:
+            raise InvalidArgumentError(
+                f"Set MaxVersion to {self.max_versions} while minVersion is {self.min_versions}."
+                " Maximum versions must be >= minimum versions "
+            )
+        if self.ttl is not None and (not isinstance(self.ttl, int) or self.ttl <= 0):
+            raise DoNotRetryError("TTL for column family must be positive.")
+        if self.keep_deleted_cells not in KEEP_DELETED:
+            raise InvalidArgumentError(
+                f"KEEP_DELETED_CELLS must be FALSE, TRUE or TTL, not {self.keep_deleted_cells!r}"
+            )
+        if self.bloom_filter not in BLOOM_TYPES:
+            raise InvalidArgumentError(f"BLOOMFILTER must be one of {BLOOM_TYPES}")
+        if self.compression not in COMPRESSIONS:
+            raise InvalidArgumentError(f"COMPRESSION must be one of {COMPRESSIONS}")
+        if not isinstance(self.block_size, int) or not (1024 <= self.block_size <= 16 * 1024 * 1024):
+            # TableDescriptorChecker: "Block size for column family X must be between 1K and 16MB."
+            raise DoNotRetryError("Block size for column family must be between 1K and 16MB.")
+
+    @property
+    def ttl_ms(self) -> int | None:
+        """HStore.determineTTLFromFamily: FOREVER means no expiry, else seconds x 1000."""
+        return None if self.ttl is None else self.ttl * 1000
+
+    def replace(self, **changes) -> "ColumnFamily":
+        return dataclasses.replace(self, **changes)
+
+    @classmethod
+    def from_options(cls, options: dict | None) -> "ColumnFamily":
+        """Build from a dict using hsim names or HBase shell names (VERSIONS, TTL, ...)."""
+        if options is None:
+            return cls()
+        if isinstance(options, ColumnFamily):
+            return options
+        names = {f.name for f in dataclasses.fields(cls)}
+        kwargs = {}
+        for k, v in options.items():
+            key = _SHELL_NAMES.get(str(k).upper(), str(k).lower())
+            if key == "name":
+                continue
+            if key not in names:
+                raise InvalidArgumentError(f"unknown column family option {k!r}")
+            kwargs[key] = v
+        return cls(**kwargs)
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+_SHELL_NAMES = {
+    "VERSIONS": "max_versions",
+    "MAX_VERSIONS": "max_versions",
+    "MIN_VERSIONS": "min_versions",
+    "TTL": "ttl",
+    "KEEP_DELETED_CELLS": "keep_deleted_cells",
+    "BLOOMFILTER": "bloom_filter",
+    "BLOCKSIZE": "block_size",
+    "COMPRESSION": "compression",
+    "IN_MEMORY": "in_memory",
+    "BLOCKCACHE": "block_cache",
+    "NAME": "name",
+}
+
+
+def validate_family_name(name: bytes) -> bytes:
+    """ColumnFamilyDescriptorBuilder.isLegalColumnFamilyName."""
+    if isinstance(name, str):
+        name = name.encode("utf-8")
+    if not name:
+        raise InvalidArgumentError("Column Family name can not be empty")
+    if name[0:1] == b".":
+        raise InvalidArgumentError(f"Column Family names cannot start with a period: {name!r}")
+    for ch in name:
+        if ch == ord(":") or ch < 32 or ch == 127:
+            raise InvalidArgumentError(
+                f"Illegal character <{ch}>. Column Family names cannot contain control "
+                f"characters or colons: {name!r}"
+            )
+    if name == b"recovered.edits":
+        raise InvalidArgumentError("Column Family name cannot be: recovered.edits")
+    if len(name) > 127:
+        raise InvalidArgumentError("Family name length exceeds 127 (Byte.MAX_VALUE)")
+    return name
+
+
+def validate_table_name(name: str) -> str:
+    """TableName.isLegalTableQualifierName (with an optional 'namespace:' prefix)."""
+    if isinstance(name, bytes):
+        name = name.decode("utf-8")
+    if not isinstance(name, str) or not name:
+        raise InvalidArgumentError("Table qualifier must not be empty")
+    qualifier = name.split(":", 1)[1] if ":" in name else name
+    if not qualifier:
+        raise InvalidArgumentError("Table qualifier must not be empty")
+    if qualifier[0] in ".-":
+        raise InvalidArgumentError(
+            f"Illegal first character <{ord(qualifier[0])}> at 0. User-space table qualifiers "
+            f"can only start with 'alphanumeric characters' from any language: {qualifier}"
+        )
+    for i, ch in enumerate(qualifier):
+        if not (ch.isalnum() or ch in "_.-"):
+            raise InvalidArgumentError(
+                f"Illegal character code:{ord(ch)}, <{ch}> at {i}. User-space table qualifiers "
+                f"may only contain 'alphanumeric characters' and digits: {qualifier}"
+            )
+    return name
+
+
+@dataclass
+class TableDescriptor:
+    """A table: its name, families and the table attributes that override Config."""
+
+    name: str
+    families: dict[bytes, ColumnFamily] = field(default_factory=dict)
+    max_filesize: int | None = None  # MAX_FILESIZE
+    memstore_flush_size: int | None = None  # MEMSTORE_FLUSHSIZE
+    split_policy: str | None = None  # SPLIT_POLICY
+    split_enabled: bool = True  # SPLIT_ENABLED
+    key_prefix_length: int | None = None  # KeyPrefixRegionSplitPolicy.prefix_length
+    key_prefix_delimiter: bytes | None = None  # DelimitedKeyPrefixRegionSplitPolicy.delimiter
+
+    def __post_init__(self):
+        validate_table_name(self.name)
+        if not self.families:
+            raise DoNotRetryError("Table should have at least one column family.")
