@@ -1,0 +1,58 @@
+"""Compactor: merge the selected store files through the compaction matcher into one new
+HFile (HBase's DefaultCompactor)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import groupby
+from operator import itemgetter
+
+from hsim.engine import scanner
+from hsim.engine.hfile import HFileWriter
+from hsim.engine.query_matcher import CompactionMatcher
+
+_row_of = itemgetter(0)
+_NEG_INF = -(1 << 63)
+
+
+@dataclass
+class CompactionResult:
+    data: bytes | None  # the new file, or None when nothing survived
+    cells_read: int = 0
+    cells_written: int = 0
+    kv_bytes_read: int = 0
+    dropped: dict = field(default_factory=dict)
+
+
+class Compactor:
+    def __init__(self, family, config):
+        self.family = family
+        self.config = config
+
+    def compact(self, files: list, now: int, drop_deletes: bool) -> CompactionResult:
+        # EARLIEST_PUT_TS of the inputs: KEEP_DELETED_CELLS markers older than every put go
+        earliest = min((sf.earliest_put_ts for sf in files), default=_NEG_INF)
+        matcher = CompactionMatcher(
+            self.family, now, drop_deletes, earliest_put_ts=earliest,
+            time_to_purge_deletes_ms=self.config.time_to_purge_deletes_ms,
+        )
+        include_tags = any(sf.reader.include_tags for sf in files)
+        writer = HFileWriter(self.family, self.config, include_tags=include_tags)
+        append = writer.append
+        match = matcher.match
+        read = written = kv_bytes = 0
+        max_seq = max((sf.max_seq_id for sf in files), default=0)
+        for _row, group in groupby(scanner.merge_forward([sf.all_cells() for sf in files]),
+                                   _row_of):
+            cells = list(group)
+            read += len(cells)
+            for c in cells:
+                kv_bytes += 20 + len(c[0]) + len(c[1]) + len(c[2]) + len(c[6])
+            for c in match(cells):
+                append(c)
+                written += 1
+        data = None
+        if written:
+            data = writer.finish(max_seq_id=max_seq, major_compaction=drop_deletes,
+                                 create_time=now)
+        return CompactionResult(data, read, written, kv_bytes, matcher.dropped)

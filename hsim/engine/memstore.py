@@ -1,0 +1,151 @@
+"""MemStore: the sorted in-memory buffer of one Store, with the snapshot a flush writes out.
+
+Cells sort by plain tuple comparison (see hsim.cell), so a `SortedList` of cells is HBase's
+ConcurrentSkipListMap of cells. Two writes of the same key keep both cells (their sequence ids
+differ); reads and flushes keep the newest, as HBase does.
+
+Sizes are accounted as HBase's Segment.updateMetaInfo does: `data_size` sums KeyValue lengths,
+`heap_size` adds the JVM overhead of a cell in a ConcurrentSkipListMap with MSLAB copies
+(align(40 + align(32 + len)) bytes per cell, compressed oops). HBase 2.3+ compares heap size with
+the flush size, so the region's flush check uses `heap_size`.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+
+from sortedcontainers import SortedList
+
+from hsim.cell import NEG_TS, NEG_TYPE, NO_TTL, ROW, TTL, VALUE
+
+CSLM_ENTRY = 40  # ClassSize.CONCURRENT_SKIPLISTMAP_ENTRY with compressed oops
+KV_FIXED_OVERHEAD = 32  # KeyValue.FIXED_OVERHEAD
+TTL_TAGS_BYTES = 13
+
+
+def cell_heap_size(data_len: int) -> int:
+    """Heap bytes HBase charges for one MSLAB-copied cell in the CSLM."""
+    return (CSLM_ENTRY + ((KV_FIXED_OVERHEAD + data_len + 7) & ~7) + 7) & ~7
+
+
+class MemStore:
+    """Active cells plus an optional snapshot being flushed. Not thread-safe: the Region's row
+    locks and single-threaded cluster serialise writers."""
+
+    __slots__ = ("active", "snapshot", "data_size", "heap_size", "cells_count",
+                 "snapshot_data_size", "snapshot_heap_size", "min_ts", "max_ts", "has_tags")
+
+    def __init__(self):
+        self.active = SortedList()
+        self.snapshot: list = []
+        self.data_size = 0
+        self.heap_size = 0
+        self.cells_count = 0
+        self.snapshot_data_size = 0
+        self.snapshot_heap_size = 0
+        self.min_ts = None  # time range of the active segment (Segment.shouldSeek)
+        self.max_ts = None
+        self.has_tags = False
+
+    def add(self, cell) -> int:
+        """Add one cell; returns the heap bytes it added."""
+        self.active.add(cell)
+        n = 20 + len(cell[0]) + len(cell[1]) + len(cell[2]) + len(cell[VALUE])
+        if cell[TTL] != NO_TTL:
+            n += TTL_TAGS_BYTES
+            self.has_tags = True
+        h = (CSLM_ENTRY + ((KV_FIXED_OVERHEAD + n + 7) & ~7) + 7) & ~7
+        self.data_size += n
+        self.heap_size += h
+        self.cells_count += 1
+        ts = -cell[NEG_TS]
+        if cell[NEG_TYPE] <= -12:
+            # TimeRangeTracker.includeTimestamp: DeleteColumn/DeleteFamily reach back to time 0
+            self.min_ts = 0
+            if self.max_ts is None or ts > self.max_ts:
+                self.max_ts = ts
+        elif self.min_ts is None:
+            self.min_ts = self.max_ts = ts
+        elif ts < self.min_ts:
+            self.min_ts = ts
+        elif ts > self.max_ts:
+            self.max_ts = ts
+        return h
+
+    def take_snapshot(self) -> list:
+        """Move the active cells into the snapshot (MemStore.snapshot) and start empty."""
+        if self.snapshot:
+            raise RuntimeError("snapshot already taken and not yet cleared")
+        self.snapshot = list(self.active)
+        self.snapshot_data_size = self.data_size
+        self.snapshot_heap_size = self.heap_size
+        self.active = SortedList()
+        self.data_size = self.heap_size = self.cells_count = 0
+        self.min_ts = self.max_ts = None
+        self.has_tags = False
+        return self.snapshot
+
+    def clear_snapshot(self) -> None:
+        self.snapshot = []
+        self.snapshot_data_size = self.snapshot_heap_size = 0
+
+    def is_empty(self) -> bool:
+        return not self.active and not self.snapshot
+
+    # --- reads ----------------------------------------------------------------------------
+    def row_cells(self, row: bytes) -> list:
+        """All cells of one row, from the active set and the snapshot, in order."""
+        out = _row_slice(self.active, row)
+        if self.snapshot:
+            snap = self.snapshot
+            i = bisect_left(snap, (row,))
+            j = i
+            n = len(snap)
+            while j < n and snap[j][ROW] == row:
+                j += 1
+            if j > i:
+                out = sorted(out + snap[i:j])
+        return out
+
+    def scan_sources(self, start_row: bytes | None):
+        """Sorted iterators over the active set and the snapshot from `start_row`."""
+        sources = []
+        if self.active:
+            if start_row is None:
+                sources.append(iter(self.active))
+            else:
+                sources.append(self.active.irange((start_row,)))
+        if self.snapshot:
+            i = 0 if start_row is None else bisect_left(self.snapshot, (start_row,))
+            sources.append(iter(self.snapshot[i:]))
+        return sources
+
+    def scan_sources_reversed(self, start_row: bytes | None):
+        """Iterators over the active set and the snapshot in *descending* cell order, from the
+        last cell of `start_row` (inclusive) downwards."""
+        sources = []
+        bound = None if start_row is None else (start_row + b"\x00",)
+        if self.active:
+            if bound is None:
+                sources.append(reversed(self.active))
+            else:
+                sources.append(self.active.irange(None, bound, (True, False), reverse=True))
+        if self.snapshot:
+            snap = self.snapshot
+            j = len(snap) if bound is None else bisect_left(snap, bound)
+            sources.append(reversed(snap[:j]))
+        return sources
+
+    def all_cells(self) -> list:
+        if self.snapshot:
+            return sorted(list(self.active) + self.snapshot)
+        return list(self.active)
+
+
+def _row_slice(sl: SortedList, row: bytes) -> list:
+    out = []
+    for c in sl.irange((row,)):
+        if c[ROW] != row:
+            break
+        out.append(c)
+    return out

@@ -1,0 +1,305 @@
+"""Store: one column family of one region (HStore) = a MemStore plus its store files.
+
+It answers reads for its family (merging MemStore and files through the query matcher),
+flushes its MemStore into a new HFile, and compacts its files as the compaction policy selects.
+It knows nothing of regions: the region hands it cells with sequence ids and asks it to flush,
+compact or split.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from itertools import groupby
+from operator import itemgetter
+
+from hsim.engine import scanner
+from hsim.engine.compaction_policy import ExploringCompactionPolicy
+from hsim.engine.compactor import Compactor
+from hsim.engine.hfile import HFileReader, HFileWriter
+from hsim.engine.memstore import MemStore
+from hsim.engine.query_matcher import CompactionMatcher, ScanQuery, UserMatcher, oldest_unexpired
+from hsim.engine.store_file import StoreFile
+from hsim.metrics import IOCounters
+
+_NEG_INF = -(1 << 63)
+_row_of = itemgetter(0)
+
+
+class StoreCounters:
+    """What a store did, cumulatively."""
+
+    __slots__ = ("flushes", "bytes_flushed", "cells_flushed", "minor_compactions",
+                 "major_compactions", "compaction_files_read", "compaction_bytes_read",
+                 "compaction_bytes_written", "compaction_kv_bytes_read", "cells_dropped_deleted",
+                 "cells_dropped_expired", "cells_dropped_versions", "markers_dropped",
+                 "expired_files_dropped", "io")
+
+    def __init__(self):
+        for name in self.__slots__[:-1]:
+            setattr(self, name, 0)
+        self.io = IOCounters()
+
+    def to_dict(self) -> dict:
+        d = {name: getattr(self, name) for name in self.__slots__[:-1]}
+        d.update(self.io.to_dict())
+        return d
+
+
+class Store:
+    def __init__(self, name: bytes, family, config, block_cache=None, *, owner: str = ""):
+        self.name = name  # the family name
+        self.family = family  # a ColumnFamily; replaced by alter, applies to reads at once
+        self.config = config
+        self.block_cache = block_cache
+        self.owner = owner  # the region's encoded name, used in file names
+        self.memstore = MemStore()
+        self.files: list[StoreFile] = []  # ordered by max sequence id, oldest first
+        self.counters = StoreCounters()
+        self.policy = ExploringCompactionPolicy(config)
+        self._file_counter = 0
+
+    # --- writes ---------------------------------------------------------------------------------
+    def add(self, cell) -> int:
+        """Add a cell (sequence id already set); returns the heap bytes added."""
+        return self.memstore.add(cell)
+
+    # --- reads ----------------------------------------------------------------------------------
+    def _expired_cutoff(self, now: int, raw: bool) -> int:
+        # StoreScanner: files wholly older than the TTL are skipped unless MIN_VERSIONS keeps them
+        if raw or self.family.min_versions > 0:
+            return _NEG_INF
+        return oldest_unexpired(self.family.ttl_ms, now)
+
+    def _memstore_passes(self, tr_min: int, tr_max: int) -> bool:
+        ms = self.memstore
+        if ms.snapshot:
+            return True
+        return ms.min_ts is not None and ms.min_ts < tr_max and ms.max_ts >= tr_min
+
+    def get(self, row: bytes, query: ScanQuery, now: int, io: IOCounters) -> list:
+        """The visible cells of one row in this family (a Get is a one-row scan)."""
+        tr_min, tr_max = query.time_range
+        cells = self.memstore.row_cells(row) if self._memstore_passes(tr_min, tr_max) else []
+        sources = 1 if cells else 0
+        cutoff = self._expired_cutoff(now, query.raw)
+        one_column = None
+        if query.columns is not None and len(query.columns) == 1:
+            (one_column,) = query.columns
+        for sf in self.files:
+            if not sf.in_row_range(row):
+                io.files_skipped_key_range += 1
+                continue
+            if not sf.passes_time_range(tr_min, tr_max, cutoff):
+                io.files_skipped_time_range += 1
+                continue
+            if not sf.reader.passes_bloom(row, one_column, io):
+                io.files_skipped_bloom += 1
+                continue
+            found = sf.get_row(row, io)
+            if found:
+                cells.extend(found)
+                sources += 1
+        if sources > 1:
+            cells.sort()
+        io.cells_scanned += len(cells)
+        if not cells:
+            return cells
+        return UserMatcher(self.family, query, now).match(cells)
+
+    def scan(self, start_row: bytes | None, stop_row: bytes | None, query: ScanQuery, now: int,
+             io: IOCounters, reversed: bool = False):
+        """(row, visible cells) for the rows of this family in [start_row, stop_row), or, when
+        reversed, from start_row (inclusive) down to stop_row (exclusive)."""
+        tr_min, tr_max = query.time_range
+        cutoff = self._expired_cutoff(now, query.raw)
+        use_memstore = self._memstore_passes(tr_min, tr_max)
+        if reversed:
+            lo, hi = stop_row, start_row
+        else:
+            lo, hi = start_row, stop_row
+        files = []
+        for sf in self.files:
+            if not sf.overlaps(lo, None if hi is None else hi + (b"\x00" if reversed else b"")):
+                io.files_skipped_key_range += 1
+            elif not sf.passes_time_range(tr_min, tr_max, cutoff):
+                io.files_skipped_time_range += 1
+            else:
+                files.append(sf)
+        match = UserMatcher(self.family, query, now).match
+        if reversed:
+            sources = []
+            if use_memstore:
+                for src in self.memstore.scan_sources_reversed(start_row):
+                    sources.append(scanner.memstore_rows_reversed(src, stop_row))
+            for sf in files:
+                sources.append(sf.scan_reversed_rows(start_row, stop_row, io))
+            rows = scanner.rows_reversed(sources)
+        else:
+            sources = self.memstore.scan_sources(start_row) if use_memstore else []
+            for sf in files:
+                sources.append(sf.scan(start_row, io))
+            rows = scanner.rows_forward(sources, stop_row)
+        for row, cells in rows:
+            io.cells_scanned += len(cells)
+            visible = match(cells)
+            if visible:
+                yield row, visible
+
+    # --- flush ----------------------------------------------------------------------------------
+    def flush(self, now: int, max_seq_id: int) -> StoreFile | None:
+        """Write the MemStore snapshot to a new HFile (StoreFlusher: a COMPACT_RETAIN_DELETES
+        pass, so versions beyond VERSIONS, expired cells and masked puts are not written)."""
+        ms = self.memstore
+        include_tags = ms.has_tags
+        snap = ms.take_snapshot()
+        if not snap:
+            ms.clear_snapshot()
+            return None
+        matcher = CompactionMatcher(self.family, now, drop_deletes=False)
+        writer = HFileWriter(self.family, self.config, include_tags=include_tags)
+        append = writer.append
+        written = 0
+        for _row, group in groupby(snap, _row_of):
+            for c in matcher.match(list(group)):
+                append(c)
+                written += 1
+        c = self.counters
+        if written:
+            data = writer.finish(max_seq_id=max_seq_id, major_compaction=False, create_time=now)
+            sf = self._open(data)
+            self._add_file(sf)
+            c.bytes_flushed += sf.size
+        ms.clear_snapshot()
+        c.flushes += 1
+        c.cells_flushed += written
+        self._tally_dropped(matcher.dropped)
+        return sf if written else None
+
+    # --- compaction -----------------------------------------------------------------------------
+    def needs_compaction(self) -> bool:
+        return self.policy.needs_compaction(self.files)
+
+    def compact(self, now: int, major: bool = False, user_requested: bool = False):
+        """Select and run one compaction (HStore.requestCompaction + compact). Returns the
+        CompactionSelection that ran, or None."""
+        self._drop_expired_files(now)
+        if not self.files:
+            return None
+        sel = self.policy.select(
+            self.files, force_major=major, user_requested=user_requested, now=now,
+            ttl_ms=self.family.ttl_ms, min_versions=self.family.min_versions,
+        )
+        if not sel.files:
+            return None
+        self.run_compaction(sel.files, now, is_major=sel.is_major)
+        return sel
+
+    def run_compaction(self, selected: list, now: int, is_major: bool = False) -> StoreFile | None:
+        """Rewrite `selected` into one file. A compaction of every file drops deletes
+        (Compactor: request.isAllFiles() -> COMPACT_DROP_DELETES)."""
+        all_files = len(selected) == len(self.files)
+        result = Compactor(self.family, self.config).compact(
+            selected, now, drop_deletes=all_files
+        )
+        c = self.counters
+        if all_files or is_major:
+            c.major_compactions += 1
+        else:
+            c.minor_compactions += 1
+        c.compaction_files_read += len(selected)
+        c.compaction_bytes_read += sum(sf.size for sf in selected)
+        c.compaction_kv_bytes_read += result.kv_bytes_read
+        self._tally_dropped(result.dropped)
+        chosen = set(id(sf) for sf in selected)
+        self.files = [sf for sf in self.files if id(sf) not in chosen]
+        for sf in selected:
+            self._evict(sf)
+        new = None
+        if result.data is not None:
+            new = self._open(result.data)
+            c.compaction_bytes_written += new.size
+            self._add_file(new)
+        return new
+
+    def _drop_expired_files(self, now: int) -> None:
+        """HStore.removeUnneededFiles: whole files past the TTL go without being read."""
+        expired = self.policy.select_expired_files(
+            self.files, now, self.family.ttl_ms, self.family.min_versions
+        )
+        if expired:
+            gone = set(id(sf) for sf in expired)
+            self.files = [sf for sf in self.files if id(sf) not in gone]
+            for sf in expired:
+                self._evict(sf)
+            self.counters.expired_files_dropped += len(expired)
+
+    # --- split support --------------------------------------------------------------------------
+    def split_row(self) -> bytes | None:
+        """RegionSplitPolicy: the mid key of the largest file, as a row; None when that row is
+        the file's first or last row (one huge row cannot be split) or references remain."""
+        if not self.files or self.has_references():
+            return None
+        largest = max(self.files, key=lambda sf: sf.size)
+        mid = largest.reader.mid_key()
+        if mid is None:
+            return None
+        row = mid[0]
+        if row == largest.first_row or row == largest.last_row:
+            return None
+        return row
+
+    def has_references(self) -> bool:
+        return any(sf.is_reference for sf in self.files)
+
+    def reference_files(self, split_row: bytes, top: bool) -> list[StoreFile]:
+        """The reference files a daughter gets: the top half [split_row, hi) or the bottom half
+        [lo, split_row) of each of this store's files."""
+        out = []
+        for sf in self.files:
+            lo, hi = sf.lo, sf.hi
+            if top:
+                lo = split_row if lo is None or split_row > lo else lo
+            else:
+                hi = split_row if hi is None or split_row < hi else hi
+            out.append(StoreFile(sf.reader, lo=lo, hi=hi, name=f"{sf.reader.name}.{self.owner}"))
+        return out
+
+    def adopt_files(self, files: list[StoreFile]) -> None:
+        self.files = sorted(files, key=lambda sf: sf.max_seq_id)
+
+    # --- figures ----------------------------------------------------------------------------------
+    @property
+    def size(self) -> int:
+        """HStore.getSize: the sum of the store files' lengths."""
+        return sum(sf.size for sf in self.files)
+
+    @property
+    def index_size(self) -> int:
+        return sum(sf.reader.index_size for sf in self.files if not sf.is_reference)
+
+    @property
+    def bloom_size(self) -> int:
+        return sum(sf.reader.bloom_size for sf in self.files if not sf.is_reference)
+
+    # --- internals -------------------------------------------------------------------------------
+    def _open(self, data: bytes) -> StoreFile:
+        self._file_counter += 1
+        key = f"{self.owner}/{self.name!r}/{self._file_counter}".encode()
+        name = hashlib.md5(key).hexdigest()  # HBase names store files by a random UUID's hex
+        reader = HFileReader(data, name, self.family, self.config, self.block_cache)
+        return StoreFile(reader)
+
+    def _add_file(self, sf: StoreFile) -> None:
+        self.files.append(sf)
+        self.files.sort(key=lambda f: f.max_seq_id)
+
+    def _evict(self, sf: StoreFile) -> None:
+        if self.block_cache is not None and not sf.is_reference:
+            self.block_cache.evict_file(sf.reader.name)
+
+    def _tally_dropped(self, dropped: dict) -> None:
+        c = self.counters
+        c.cells_dropped_deleted += dropped["deleted"]
+        c.cells_dropped_expired += dropped["expired"]
+        c.cells_dropped_versions += dropped["versions"]
+        c.markers_dropped += dropped["markers"]

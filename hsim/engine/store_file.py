@@ -1,0 +1,135 @@
+"""StoreFile: an HFile as a Store holds it, or a *reference* to half of a parent's HFile.
+
+After a split HBase does not rewrite data: each daughter gets reference files that point at the
+top or bottom half of the parent's files (Reference / HalfStoreFileReader), and the daughters'
+first compactions rewrite them into real files. A reference forces a compaction and blocks
+further splits until it is gone, which is what `is_reference` tells the compaction policy and
+the split policy.
+"""
+
+from __future__ import annotations
+
+from itertools import takewhile
+
+
+class StoreFile:
+    """A store-file record: what compaction selection reads (`size`, `is_reference`,
+    `max_timestamp`, `name`, `create_time`, `is_major`) and the read entry points."""
+
+    __slots__ = ("reader", "name", "lo", "hi", "is_reference", "size", "create_time")
+
+    def __init__(self, reader, lo: bytes | None = None, hi: bytes | None = None,
+                 name: str | None = None):
+        self.reader = reader
+        self.lo = lo  # a reference covers rows [lo, hi); None = unbounded
+        self.hi = hi
+        self.is_reference = lo is not None or hi is not None
+        self.name = name or reader.name
+        self.size = reader.size
+        self.create_time = reader.create_time
+
+    # --- metadata the policies read ----------------------------------------------------------
+    @property
+    def max_timestamp(self) -> int:
+        return self.reader.max_timestamp
+
+    @property
+    def min_timestamp(self) -> int:
+        return self.reader.min_timestamp
+
+    @property
+    def max_seq_id(self) -> int:
+        return self.reader.max_seq_id
+
+    @property
+    def earliest_put_ts(self) -> int:
+        return self.reader.earliest_put_ts
+
+    @property
+    def is_major(self) -> bool:
+        return self.reader.is_major and not self.is_reference
+
+    @property
+    def first_row(self) -> bytes | None:
+        r = self.reader.first_row
+        if r is not None and self.lo is not None and r < self.lo:
+            return self.lo
+        return r
+
+    @property
+    def last_row(self) -> bytes | None:
+        return self.reader.last_row
+
+    @property
+    def entry_count(self) -> int:
+        return self.reader.entry_count
+
+    def __repr__(self) -> str:
+        ref = f", ref=[{self.lo!r}, {self.hi!r})" if self.is_reference else ""
+        return f"StoreFile({self.name}, {self.size} bytes, seq={self.max_seq_id}{ref})"
+
+    # --- file skipping (StoreFileScanner.shouldUseScanner) --------------------------------------
+    def in_row_range(self, row: bytes) -> bool:
+        if self.lo is not None and row < self.lo:
+            return False
+        if self.hi is not None and row >= self.hi:
+            return False
+        first, last = self.reader.first_row, self.reader.last_row
+        return first is not None and first <= row <= last
+
+    def overlaps(self, start: bytes | None, stop: bytes | None) -> bool:
+        """Does [start, stop) overlap the rows this file holds? (passesKeyRangeFilter)"""
+        first, last = self.reader.first_row, self.reader.last_row
+        if first is None:
+            return False
+        if self.lo is not None and (first < self.lo):
+            first = self.lo
+        if self.hi is not None and last >= self.hi:
+            if first >= self.hi:
+                return False
+        if start is not None and last < start:
+            return False
+        if stop is not None and first >= stop:
+            return False
+        return True
+
+    def passes_time_range(self, tr_min: int, tr_max: int, expired_cutoff: int) -> bool:
+        """passesTimerangeFilter: the file's [minTs, maxTs] meets [tr_min, tr_max) and is not
+        wholly older than the TTL cutoff."""
+        r = self.reader
+        return r.min_timestamp < tr_max and r.max_timestamp >= tr_min and \
+            r.max_timestamp >= expired_cutoff
+
+    # --- reads ------------------------------------------------------------------------------------
+    def get_row(self, row: bytes, io) -> list:
+        return list(self.reader.seek_row(row, io))
+
+    def scan(self, start_row: bytes | None, io):
+        lo = self.lo
+        if lo is not None and (start_row is None or start_row < lo):
+            start_row = lo
+        it = self.reader.scan(None if start_row is None else (start_row,), io)
+        hi = self.hi
+        if hi is not None:
+            return takewhile(lambda c: c[0] < hi, it)
+        return it
+
+    def scan_reversed_rows(self, start_row: bytes | None, stop_row: bytes | None, io):
+        """Rows descending from start_row (inclusive) down to stop_row (exclusive)."""
+        hi, lo = self.hi, self.lo
+        if lo is not None and (stop_row is None or stop_row < lo):
+            stop_row = lo
+        for row, cells in self.reader.scan_reversed_rows(start_row, stop_row, io):
+            if hi is not None and row >= hi:
+                continue
+            yield row, cells
+
+    def all_cells(self):
+        """Every cell of this file (or of its half), for compactions: no cache, no counters."""
+        it = self.reader.cells()
+        lo, hi = self.lo, self.hi
+        if lo is not None:
+            it = (c for c in it if c[0] >= lo)
+        if hi is not None:
+            it = takewhile(lambda c: c[0] < hi, it)
+        return it
