@@ -1,0 +1,37 @@
+"""hsim: an in-process simulator of Apache HBase's storage engine and region layer.
+
+    import hsim
+    cluster = hsim.Cluster(region_servers=3, clock=hsim.ManualClock(0))
+    cluster.admin.create_table("t", {"f": hsim.ColumnFamily(max_versions=3)}, split_keys=[b"m"])
+    table = cluster.table("t")
+    table.put(b"r1", {b"f:q": b"v"})
+    table.get(b"r1")
+"""
+
+from hsim.cell import LATEST_TIMESTAMP, Cell, CellType
+from hsim.clock import ManualClock, SystemClock
+from hsim.config import Config
+from hsim.errors import (DoNotRetryError, FilterParseError, HsimError, IncompatibleFilterError,
+                         InvalidArgumentError, NoSuchColumnFamilyError, RegionTooBusyError,
+                         TableDisabledError, TableExistsError, TableNotDisabledError,
+                         TableNotEnabledError, TableNotFoundError, UnknownRegionError,
+                         WrongRegionError)
+from hsim.schema import ColumnFamily, TableDescriptor
+
+
+def __getattr__(name):
+    # The cluster pulls in the whole engine; import it on first use so `import hsim` stays light.
+    if name == "Cluster":
+        from hsim.client.cluster import Cluster
+
+        return Cluster
+    raise AttributeError(f"module 'hsim' has no attribute {name!r}")
+
+
+__all__ = [
+    "Cell", "CellType", "LATEST_TIMESTAMP", "ManualClock", "SystemClock", "Config",
+    "ColumnFamily", "TableDescriptor", "Cluster", "HsimError", "InvalidArgumentError",
+    "DoNotRetryError", "NoSuchColumnFamilyError", "TableNotFoundError", "TableExistsError",
+    "TableNotDisabledError", "TableNotEnabledError", "TableDisabledError", "WrongRegionError",
+    "RegionTooBusyError", "UnknownRegionError", "IncompatibleFilterError", "FilterParseError",
+]
