@@ -1,0 +1,49 @@
+"""The `hsim` console script. Each subcommand lives in its own module and takes its argv:
+
+    hsim list | run ...        -> hsim.scenario.cli
+    hsim serve ...             -> hsim.thrift.serve
+    hsim shell [script]        -> hsim.shell.main
+    hsim demo                  -> hsim.demo
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+_COMMANDS = {
+    "list": ("hsim.scenario.cli", "main_list", "list the scenarios"),
+    "run": ("hsim.scenario.cli", "main_run", "run a scenario and write its report"),
+    "serve": ("hsim.thrift.serve", "main", "serve the HBase Thrift-1 API on a port"),
+    "shell": ("hsim.shell.main", "main", "an HBase shell on an in-process cluster"),
+    "demo": ("hsim.demo", "main", "write, flush, compact and print a store's figures"),
+}
+
+
+def _usage() -> str:
+    lines = ["usage: hsim COMMAND [ARGS]", "", "commands:"]
+    for name, (_m, _f, text) in _COMMANDS.items():
+        lines.append(f"  {name:<8}{text}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        print(_usage())
+        return 0
+    cmd = _COMMANDS.get(argv[0])
+    if cmd is None:
+        print(f"hsim: unknown command {argv[0]!r}\n\n{_usage()}", file=sys.stderr)
+        return 2
+    module, func, _ = cmd
+    try:
+        mod = importlib.import_module(module)
+    except ModuleNotFoundError as e:
+        print(f"hsim: command {argv[0]!r} is not available ({e})", file=sys.stderr)
+        return 2
+    return int(getattr(mod, func)(argv[1:]) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
