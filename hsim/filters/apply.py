@@ -1,0 +1,164 @@
+"""The region side of filtering: how a region scanner runs a filter over one row, and over a
+region's rows (RegionScannerImpl.nextInternal, StoreScanner.next, UserScanQueryMatcher
+.mergeFilterResponse, FilterWrapper).
+
+Per row, in HBase's order:
+  1. filter_all_remaining (FilterWrapper) and filter_row_key: drop the row unread.
+  2. Each cell, after version/delete processing, goes to filter_cell; a scanner stops
+     calling it once filter_all_remaining turns true (the matcher answers DONE_SCAN).
+     The code is honoured as StoreScanner does:
+       INCLUDE                    keep (transform_cell), subject to the version cap below
+       SKIP                       next cell
+       NEXT_COL                   skip the column's remaining versions
+       INCLUDE_AND_NEXT_COL       keep, then skip the column
+       NEXT_ROW                   skip the rest of this *family* in the row: each family is
+                                  its own store scanner, the others still offer their cells
+                                  (HBASE-18368; FamilyFilter relies on it)
+       INCLUDE_AND_SEEK_NEXT_ROW  keep, then as NEXT_ROW
+       SEEK_NEXT_USING_HINT       skip this family's cells that sort before the hint (no
+                                  hint, or one not ahead: next cell)
+     With a filter the matcher lets up to the family's VERSIONS through, and caps the cells
+     kept with INCLUDE at the request's max_versions per column *after* the filter: the
+     (max_versions + 1)th is seen by the filter, then the rest of the column is skipped.
+  3. A row with no kept cell is dropped without filter_row (filter_row_cells is still
+     called when has_filter_row). Otherwise filter_row_cells edits the row and filter_row
+     may veto it; an edit that leaves nothing drops the row too.
+  4. The region's scan ends when filter_all_remaining is true after the row.
+
+Each region gets its own filter copy (`fresh`), which is why PageFilter limits per region.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterable, Iterator
+
+from hsim.cell import FAMILY, QUALIFIER
+from hsim.filters.base import Filter, ReturnCode
+
+RC = ReturnCode
+INCLUDE = RC.INCLUDE
+SKIP = RC.SKIP
+NEXT_COL = RC.NEXT_COL
+NEXT_ROW = RC.NEXT_ROW
+INCLUDE_AND_NEXT_COL = RC.INCLUDE_AND_NEXT_COL
+INCLUDE_AND_SEEK_NEXT_ROW = RC.INCLUDE_AND_SEEK_NEXT_ROW
+HINT = RC.SEEK_NEXT_USING_HINT
+
+
+def fresh(filt: Filter) -> Filter:
+    """A copy with no state, as each region deserialises its own filter from the request."""
+    return copy.deepcopy(filt)
+
+
+def next_row(filt: Filter, row: bytes, cells: list, max_versions: int | None = None):
+    """Run `filt` over one row. Returns (kept cells or None, more): `more` is False once
+    the filter has ended this region's scan (HBase's moreValues)."""
+    filt.reset()
+    if filt.filter_all_remaining() or filt.filter_row_key(row):
+        return None, not filt.filter_all_remaining()
+
+    results = []
+    append = results.append
+    filter_cell = filt.filter_cell
+    all_remaining = filt.filter_all_remaining
+    transform = filt.transform_cell
+    cap = max_versions if max_versions is not None else -1
+    col_family = col_qualifier = None  # the column INCLUDE counts are for
+    col_count = 0
+    i, n = 0, len(cells)
+    while i < n:
+        c = cells[i]
+        if all_remaining():
+            break
+        rc = filter_cell(c)
+        if rc is INCLUDE:
+            if cap >= 0:
+                if c[QUALIFIER] != col_qualifier or c[FAMILY] != col_family:
+                    col_family, col_qualifier, col_count = c[FAMILY], c[QUALIFIER], 0
+                col_count += 1
+                if col_count > cap:
+                    i = _next_column(cells, i, n)
+                    continue
+            append(transform(c))
+            i += 1
+        elif rc is SKIP:
+            i += 1
+        elif rc is NEXT_COL:
+            i = _next_column(cells, i, n)
+        elif rc is NEXT_ROW:
+            i = _next_family(cells, i, n)
+        elif rc is INCLUDE_AND_NEXT_COL:
+            append(transform(c))
+            i = _next_column(cells, i, n)
+        elif rc is INCLUDE_AND_SEEK_NEXT_ROW:
+            append(transform(c))
+            i = _next_family(cells, i, n)
+        elif rc is HINT:
+            i = _seek(cells, i, n, filt.get_next_cell_hint(c))
+        else:
+            raise ValueError(f"unknown return code {rc!r}")
+
+    if filt.has_filter_row():
+        results = filt.filter_row_cells(results)
+        if results and filt.filter_row():
+            results = []
+    elif results and filt.filter_row():
+        results = []
+    return (results or None), not filt.filter_all_remaining()
+
+
+def apply_to_row(filt: Filter, row: bytes, cells: list, max_versions: int | None = None):
+    """The cells of one row that `filt` keeps, or None when it drops the row. `cells` are
+    the row's visible cells in HBase order (families, columns, newest version first), up
+    to the family's VERSIONS; `max_versions` is the request's per-column cap."""
+    return next_row(filt, row, cells, max_versions)[0]
+
+
+def scan_rows(
+    filt_factory: Callable[[], Filter],
+    rows: Iterable[tuple[bytes, list]],
+    max_versions: int | None = None,
+) -> Iterator[tuple[bytes, list]]:
+    """Filter one region's rows: yields (row, kept cells) and stops pulling rows as soon as
+    the filter ends the scan. Call it once per region with a factory giving a fresh filter
+    (e.g. `lambda: fresh(f)`), so that per-region state such as PageFilter's count starts
+    over in every region."""
+    filt = filt_factory()
+    for row, cells in rows:
+        kept, more = next_row(filt, row, cells, max_versions)
+        if kept is not None:
+            yield row, kept
+        if not more:
+            return
+
+
+# --- moving through one row's cells ----------------------------------------------------------
+def _next_column(cells: list, i: int, n: int) -> int:
+    c = cells[i]
+    family, qualifier = c[FAMILY], c[QUALIFIER]
+    i += 1
+    while i < n and cells[i][QUALIFIER] == qualifier and cells[i][FAMILY] == family:
+        i += 1
+    return i
+
+
+def _next_family(cells: list, i: int, n: int) -> int:
+    family = cells[i][FAMILY]
+    i += 1
+    while i < n and cells[i][FAMILY] == family:
+        i += 1
+    return i
+
+
+def _seek(cells: list, i: int, n: int, hint) -> int:
+    """StoreScanner: seek this family's scanner to `hint` if it lies ahead, else step."""
+    c = cells[i]
+    if hint is None or hint[:5] <= c[:5]:
+        return i + 1
+    family = c[FAMILY]
+    key = hint[:5]
+    i += 1
+    while i < n and cells[i][FAMILY] == family and cells[i][:5] < key:
+        i += 1
+    return i

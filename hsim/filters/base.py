@@ -1,0 +1,108 @@
+"""The Filter lifecycle (org.apache.hadoop.hbase.filter.Filter / FilterBase) and its ReturnCode.
+
+A region scanner drives one filter object per region and per request, row by row:
+reset, filter_all_remaining, filter_row_key, then filter_cell for each cell that survived
+version and delete processing (transform_cell on the ones it includes), then
+filter_row_cells and filter_row. `hsim.filters.apply` is that driver.
+
+The defaults here are FilterBase's: a filter that overrides nothing lets everything through.
+Filters compose with `&` (FilterList MUST_PASS_ALL) and `|` (MUST_PASS_ONE).
+"""
+
+from __future__ import annotations
+
+import enum
+
+from hsim.cell import LATEST_TIMESTAMP, NO_TTL, Cell, CellType
+
+_new = tuple.__new__
+
+
+class ReturnCode(enum.IntEnum):
+    """Filter.ReturnCode: what filter_cell tells the scanner to do with a cell."""
+
+    INCLUDE = 0  # include the cell
+    INCLUDE_AND_NEXT_COL = 1  # include it, skip the column's older versions
+    SKIP = 2  # skip this cell
+    NEXT_COL = 3  # skip the rest of this column
+    NEXT_ROW = 4  # skip the rest of this row *in this family* (HBASE-18368)
+    SEEK_NEXT_USING_HINT = 5  # seek to get_next_cell_hint(cell)
+    INCLUDE_AND_SEEK_NEXT_ROW = 6  # include it, then as NEXT_ROW
+
+
+INCLUDE_CODES = frozenset(
+    (ReturnCode.INCLUDE, ReturnCode.INCLUDE_AND_NEXT_COL, ReturnCode.INCLUDE_AND_SEEK_NEXT_ROW)
+)
+
+
+class Filter:
+    """FilterBase: the no-op filter every filter starts from."""
+
+    reversed = False  # Filter.reversed, set for reversed scans (PrefixFilter, InclusiveStopFilter)
+
+    def reset(self) -> None:
+        """Forget per-row state; called before each row."""
+
+    def filter_all_remaining(self) -> bool:
+        """True ends the scan of this region (PageFilter full, WHILE failed, ...)."""
+        return False
+
+    def filter_row_key(self, row: bytes) -> bool:
+        """True drops the whole row before any of its cells is looked at."""
+        return False
+
+    def filter_cell(self, cell) -> ReturnCode:
+        return ReturnCode.INCLUDE
+
+    def transform_cell(self, cell):
+        return cell
+
+    def filter_row_cells(self, cells: list) -> list:
+        """Last edit of the row's kept cells (returns the list to keep)."""
+        return cells
+
+    def has_filter_row(self) -> bool:
+        """True when filter_row / filter_row_cells must see the whole row."""
+        return False
+
+    def filter_row(self) -> bool:
+        """True drops the row after all its cells were seen."""
+        return False
+
+    def get_next_cell_hint(self, cell):
+        """Where to seek after SEEK_NEXT_USING_HINT; None means "just the next cell"."""
+        return None
+
+    def set_reversed(self, reversed: bool) -> None:
+        self.reversed = reversed
+
+    # --- composition --------------------------------------------------------------------
+    def __and__(self, other: "Filter") -> "Filter":
+        from hsim.filters.filter_list import FilterList
+
+        return FilterList.combine(FilterList.MUST_PASS_ALL, self, other)
+
+    def __or__(self, other: "Filter") -> "Filter":
+        from hsim.filters.filter_list import FilterList
+
+        return FilterList.combine(FilterList.MUST_PASS_ONE, self, other)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+def first_on_row_col(cell, qualifier: bytes):
+    """PrivateCellUtil.createFirstOnRowCol: the first possible key of (row, family, qualifier)."""
+    return _new(
+        Cell, (cell[0], cell[1], qualifier, -LATEST_TIMESTAMP, -CellType.MAXIMUM, 0, b"", NO_TTL)
+    )
+
+
+def first_on_row_col_ts(cell, ts: int):
+    """CellUtil.createFirstOnRowColTS: the first key of the cell's column at timestamp `ts`."""
+    return _new(Cell, (cell[0], cell[1], cell[2], -ts, -CellType.MAXIMUM, 0, b"", NO_TTL))
+
+
+def last_on_row_col(cell):
+    """CellUtil.createLastOnRowCol: sorts after every version of the cell's column."""
+    return _new(Cell, (cell[0], cell[1], cell[2], 1 << 63, -CellType.MINIMUM, 0, b"", NO_TTL))

@@ -1,0 +1,94 @@
+"""The unary operators of the filter language: SKIP (SkipFilter) and WHILE (WhileMatchFilter).
+
+Both delegate only what their HBase classes delegate: filter_cell, transform_cell and reset
+(WHILE also filter_row_key, filter_row and filter_all_remaining). In particular neither
+passes on filter_row_cells or a seek hint.
+"""
+
+from __future__ import annotations
+
+from hsim.filters.base import Filter, ReturnCode
+
+INCLUDE = ReturnCode.INCLUDE
+
+
+class SkipFilter(Filter):
+    """Drops the whole row as soon as the wrapped filter does not INCLUDE one of its cells
+    (e.g. SKIP ValueFilter(!=, 'binary:0') drops every row holding a 0 value)."""
+
+    def __init__(self, filter: Filter):
+        self.filter = filter
+        self.filter_out_row = False
+
+    def reset(self) -> None:
+        self.filter.reset()
+        self.filter_out_row = False
+
+    def filter_cell(self, cell) -> ReturnCode:
+        rc = self.filter.filter_cell(cell)
+        if rc is not INCLUDE:
+            self.filter_out_row = True
+        return rc
+
+    def transform_cell(self, cell):
+        return self.filter.transform_cell(cell)
+
+    def has_filter_row(self) -> bool:
+        return True
+
+    def filter_row(self) -> bool:
+        return self.filter_out_row
+
+    def set_reversed(self, reversed: bool) -> None:
+        self.filter.set_reversed(reversed)
+        self.reversed = reversed
+
+    def __repr__(self) -> str:
+        return f"SkipFilter({self.filter!r})"
+
+
+class WhileMatchFilter(Filter):
+    """Ends the region's scan the first time the wrapped filter rejects anything: a row key,
+    a cell (any code but INCLUDE) or a row. Rows before that point come back as usual; the
+    row being read when it happens keeps the cells included so far."""
+
+    def __init__(self, filter: Filter):
+        self.filter = filter
+        self.done = False
+
+    def reset(self) -> None:
+        self.filter.reset()
+
+    def filter_all_remaining(self) -> bool:
+        return self.done or self.filter.filter_all_remaining()
+
+    def filter_row_key(self, row: bytes) -> bool:
+        if self.filter_all_remaining():
+            return True
+        value = self.filter.filter_row_key(row)
+        self.done = self.done or value
+        return value
+
+    def filter_cell(self, cell) -> ReturnCode:
+        rc = self.filter.filter_cell(cell)
+        if rc is not INCLUDE:
+            self.done = True
+        return rc
+
+    def transform_cell(self, cell):
+        return self.filter.transform_cell(cell)
+
+    def has_filter_row(self) -> bool:
+        return True
+
+    def filter_row(self) -> bool:
+        value = self.filter.filter_row()
+        self.done = self.done or value
+        return value
+
+    def set_reversed(self, reversed: bool) -> None:
+        self.filter.set_reversed(reversed)
+        self.reversed = reversed
+
+    def __repr__(self) -> str:
+        return f"WhileMatchFilter({self.filter!r})"
