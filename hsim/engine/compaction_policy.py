@@ -310,11 +310,13 @@ class ExploringCompactionPolicy(RatioBasedCompactionPolicy):
                     smallest, smallest_size = (start, end), total
                 if total > max_size:
                     break
-                # filesInRatio (min_files >= 2, so every window has two files or more);
-                # Java compares the long size converted to double.
-                if total >= min_size and \
-                        any(float(s) > (total - s) * ratio for s in sizes[start:end]):
-                    continue
+                # filesInRatio: no file above ratio x the rest of the window. The test grows
+                # with the file's size, so the largest file decides (min_files >= 2, so every
+                # window has two files or more). Java compares the long as a double.
+                if total >= min_size:
+                    largest = max(sizes[start:end])
+                    if float(largest) > (total - largest) * ratio:
+                        continue
                 if best is None:
                     better = True
                 elif may_be_stuck and best_size > 0 and total > 0:
