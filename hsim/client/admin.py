@@ -1,0 +1,287 @@
+"""Admin: table and region administration (HBase's Admin interface)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from hsim.client.requests import b
+from hsim.errors import InvalidArgumentError, NoSuchColumnFamilyError
+from hsim.schema import ColumnFamily, TableDescriptor, validate_family_name
+
+
+@dataclass
+class StoreFileInfo:
+    name: str
+    size: int
+    entries: int
+    is_reference: bool
+    min_timestamp: int
+    max_timestamp: int
+    max_seq_id: int
+
+
+@dataclass
+class RegionInfo:
+    """What `admin.regions(table)` returns for one region."""
+
+    name: str
+    encoded_name: str
+    table: str
+    start_key: bytes
+    end_key: bytes
+    server: str
+    region_id: int
+    read_requests: int
+    write_requests: int
+    memstore_bytes: int
+    store_files: dict = field(default_factory=dict)  # family -> [StoreFileInfo]
+
+    @property
+    def store_file_count(self) -> int:
+        return sum(len(v) for v in self.store_files.values())
+
+    @property
+    def size(self) -> int:
+        return sum(f.size for v in self.store_files.values() for f in v)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _family(name, options) -> tuple[bytes, ColumnFamily]:
+    fam = validate_family_name(b(name))
+    if isinstance(options, ColumnFamily):
+        return fam, options
+    return fam, ColumnFamily.from_options(options)
+
+
+class Admin:
+    def __init__(self, cluster):
+        self.cluster = cluster
+        self.master = cluster.master
+
+    # --- tables --------------------------------------------------------------------------------
+    def create_table(self, name, families, split_keys=None, presplit=None, start_key=None,
+                     end_key=None, num_regions=None, max_filesize=None,
+                     memstore_flush_size=None, split_policy=None, split_enabled=True,
+                     key_prefix_length=None, key_prefix_delimiter=None) -> None:
+        """families: a list of names, or a dict name -> ColumnFamily | option dict | None.
+        Pre-split with `split_keys`, `presplit=` an algorithm (HexStringSplit(n), ...), or
+        `start_key=, end_key=, num_regions=` as Admin.createTable(desc, start, end, n)."""
+        if isinstance(name, bytes):
+            name = name.decode("utf-8")
+        if isinstance(families, (str, bytes)):
+            families = [families]
+        if isinstance(families, dict):
+            fams = dict(_family(k, v) for k, v in families.items())
+        else:
+            fams = dict(_family(k, None) for k in families)
+        desc = TableDescriptor(
+            name=name, families=fams, max_filesize=max_filesize,
+            memstore_flush_size=memstore_flush_size, split_policy=split_policy,
+            split_enabled=split_enabled, key_prefix_length=key_prefix_length,
+            key_prefix_delimiter=None if key_prefix_delimiter is None else b(key_prefix_delimiter),
+        )
+        keys = self._split_keys(split_keys, presplit, start_key, end_key, num_regions)
+        with self.cluster.lock:
+            self.master.create_table(desc, keys)
+
+    @staticmethod
+    def _split_keys(split_keys, presplit, start_key, end_key, num_regions) -> list:
+        """Explicit keys; or a RegionSplitter algorithm: `presplit=("HexStringSplit", 10)`,
+        `presplit=(HexStringSplit, 10)` or `presplit=HexStringSplit(), num_regions=10`; or
+        `start_key, end_key, num_regions` exactly as Admin.createTable(desc, start, end, n)."""
+        if split_keys is not None:
+            if presplit is not None or num_regions is not None:
+                raise InvalidArgumentError("split_keys cannot be combined with other pre-splits")
+            return [b(k) for k in split_keys]
+        if presplit is not None:
+            from hsim import presplit as algos
+
+            algo, n = presplit if isinstance(presplit, tuple) else (presplit, num_regions)
+            if isinstance(algo, str):
+                algo = getattr(algos, algo.rsplit(".", 1)[-1], None)
+                if algo is None:
+                    raise InvalidArgumentError(f"unknown split algorithm {presplit[0]!r}")
+            if isinstance(algo, type):
+                algo = algo()
+            if not isinstance(n, int) or n < 1:
+                raise InvalidArgumentError("a split algorithm needs num_regions >= 1")
+            return list(algo.split(n)) if n > 1 else []
+        if num_regions is not None:
+            if start_key is None or end_key is None:
+                raise InvalidArgumentError("num_regions needs start_key and end_key")
+            from hsim.presplit import admin_split_keys
+
+            return admin_split_keys(b(start_key), b(end_key), num_regions)
+        return []
+
+    def delete_table(self, name) -> None:
+        with self.cluster.lock:
+            self.master.delete_table(_name(name))
+
+    def disable_table(self, name) -> None:
+        with self.cluster.lock:
+            self.master.disable_table(_name(name))
+
+    def enable_table(self, name) -> None:
+        with self.cluster.lock:
+            self.master.enable_table(_name(name))
+
+    def is_table_enabled(self, name) -> bool:
+        with self.cluster.lock:
+            return self.master.table_state(_name(name)).enabled
+
+    def is_table_disabled(self, name) -> bool:
+        return not self.is_table_enabled(name)
+
+    def table_exists(self, name) -> bool:
+        return _name(name) in self.master.tables
+
+    def list_tables(self) -> list[str]:
+        return sorted(self.master.tables)
+
+    def describe(self, name) -> TableDescriptor:
+        with self.cluster.lock:
+            return self.master.table_state(_name(name)).descriptor
+
+    def truncate_table(self, name, preserve_splits: bool = True) -> None:
+        with self.cluster.lock:
+            self.master.truncate_table(_name(name), preserve_splits)
+
+    # --- families ------------------------------------------------------------------------------
+    def add_family(self, name, family, options=None) -> None:
+        fam, cf = _family(family, options)
+        with self.cluster.lock:
+            self.master.add_family(_name(name), fam, cf)
+
+    def alter_family(self, name, family, options=None, **changes) -> None:
+        """Change a family's options: a ColumnFamily, an option dict, or keyword changes. Reads
+        see the change at once; stored data changes at the next major compaction."""
+        fam = b(family)
+        with self.cluster.lock:
+            current = self.master.table_state(_name(name)).descriptor.families.get(fam)
+            if current is None:
+                raise NoSuchColumnFamilyError(
+                    f"Column family '{fam.decode()}' does not exist in table {_name(name)}")
+            if isinstance(options, ColumnFamily):
+                cf = options
+            else:
+                merged = dict(options or {})
+                merged.update(changes)
+                cf = ColumnFamily.from_options({**current.to_dict(), **_field_names(merged)})
+            self.master.alter_family(_name(name), fam, cf)
+
+    def delete_family(self, name, family) -> None:
+        with self.cluster.lock:
+            self.master.delete_family(_name(name), b(family))
+
+    def alter_table(self, name, **attributes) -> None:
+        """Table attributes: max_filesize, memstore_flush_size, split_policy, split_enabled."""
+        allowed = {"max_filesize", "memstore_flush_size", "split_policy", "split_enabled",
+                   "key_prefix_length", "key_prefix_delimiter"}
+        with self.cluster.lock:
+            desc = self.master.table_state(_name(name)).descriptor
+            for k, v in attributes.items():
+                if k not in allowed:
+                    raise InvalidArgumentError(f"unknown table attribute {k!r}")
+                setattr(desc, k, v)
+
+    # --- regions -------------------------------------------------------------------------------
+    def _regions_of(self, target) -> list:
+        name = _name(target)
+        if name in self.master.tables:
+            return list(self.master.tables[name].locator.regions)
+        return [self.master.region_by_name(name)]
+
+    def flush(self, target) -> None:
+        with self.cluster.lock:
+            now = self.cluster.clock.now()
+            for r in self._regions_of(target):
+                if not r.closed:
+                    r.flush(now, force_all=True)
+
+    def compact(self, target, family=None) -> None:
+        self._compact(target, family, major=False)
+
+    def major_compact(self, target, family=None) -> None:
+        self._compact(target, family, major=True)
+
+    def _compact(self, target, family, major) -> None:
+        with self.cluster.lock:
+            now = self.cluster.clock.now()
+            fam = None if family is None else b(family)
+            for r in self._regions_of(target):
+                if not r.closed:
+                    r.compact(now, major=major, family=fam)
+
+    def split(self, target, split_point=None) -> bool:
+        """Split a table's regions (or one region) at `split_point`, or at each region's own
+        mid key. Returns whether any region split."""
+        with self.cluster.lock:
+            now = self.cluster.clock.now()
+            done = False
+            point = None if split_point is None else b(split_point)
+            for r in self._regions_of(target):
+                if r.closed:
+                    continue
+                if point is not None:
+                    if not r.contains(point):
+                        continue
+                    if not r.valid_split_row(point):
+                        raise InvalidArgumentError(
+                            f"Split row {point!r} is the start key of {r.name}")
+                    r.flush(now, force_all=True)
+                    if r.closed:
+                        continue
+                    if r.has_references():
+                        raise InvalidArgumentError(f"Region {r.name} has references; compact first")
+                    done |= self.master.split_region(r, point, now) is not None
+                else:
+                    r.flush(now, force_all=True)
+                    if r.closed:
+                        continue
+                    p = r.split_point()
+                    if p is not None and r.valid_split_row(p):
+                        done |= self.master.split_region(r, p, now) is not None
+            return done
+
+    def balance(self) -> list:
+        with self.cluster.lock:
+            return self.master.balance()
+
+    def regions(self, name) -> list[RegionInfo]:
+        with self.cluster.lock:
+            st = self.master.table_state(_name(name))
+            out = []
+            for r in st.locator.regions:
+                files = {
+                    f.decode("utf-8", "replace"): [
+                        StoreFileInfo(sf.name, sf.size, sf.entry_count, sf.is_reference,
+                                      sf.min_timestamp, sf.max_timestamp, sf.max_seq_id)
+                        for sf in s.files]
+                    for f, s in r.stores.items()
+                }
+                out.append(RegionInfo(
+                    name=r.name, encoded_name=r.encoded_name, table=r.table.name,
+                    start_key=r.start_key, end_key=r.end_key,
+                    server=r.server.name if r.server else "", region_id=r.region_id,
+                    read_requests=r.read_requests, write_requests=r.write_requests,
+                    memstore_bytes=r.memstore_heap, store_files=files))
+            return out
+
+
+def _field_names(options: dict) -> dict:
+    """Option dicts may use the shell's names (VERSIONS, TTL, ...) or hsim's."""
+    from hsim.schema import _SHELL_NAMES
+
+    out = {}
+    for k, v in options.items():
+        key = _SHELL_NAMES.get(str(k).upper(), str(k).lower())
+        if key != "name":
+            out[key] = v
+    return out
+
+
+def _name(name) -> str:
+    return name.decode("utf-8") if isinstance(name, bytes) else name
