@@ -1,0 +1,177 @@
+"""The cost model: turns what a cluster did (counts per region server) into simulated time.
+
+Each region server serves its own queue. Its busy time is what its requests cost plus the
+flushes and compactions it ran. The run lasts as long as the busiest server (the makespan),
+so a hotspot, one server with most of the work, caps throughput no matter how many servers
+sit idle. Latency per server is M/M/1 at the utilisation a paced run gives it. The full
+model, its parameters and where their defaults come from: docs/cost-model.md.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, fields
+
+
+@dataclass
+class ServerLoad:
+    """What one region server did during a run. Every field is a plain count."""
+
+    server: str = ""
+    read_requests: int = 0  # gets and scan calls it served
+    write_requests: int = 0  # mutations it applied
+    scan_rows: int = 0  # rows its scanners returned
+    cache_hits: int = 0  # blocks served from the block cache
+    blocks_read_from_disk: int = 0  # blocks fetched from store files (cache misses)
+    bytes_flushed: int = 0  # memstore bytes written out as store files
+    bytes_compacted_read: int = 0
+    bytes_compacted_written: int = 0
+    wal_bytes: int = 0  # bytes appended to its write-ahead log
+
+    @property
+    def requests(self) -> int:
+        return self.read_requests + self.write_requests
+
+
+@dataclass(frozen=True)
+class ServerCost:
+    """One server's simulated time. `latency_ms` is inf when its queue is saturated."""
+
+    server: str
+    requests: int
+    share: float  # of all requests
+    foreground_ms: float  # serving requests
+    background_ms: float  # flushes and compactions
+    busy_ms: float
+    service_ms: float  # mean time one request occupies the server
+    utilization: float  # busy fraction at the offered rate
+    latency_ms: float  # M/M/1 mean response time
+
+    @property
+    def saturated(self) -> bool:
+        return self.utilization >= 1.0
+
+
+@dataclass(frozen=True)
+class CostReport:
+    servers: tuple
+    ops: int
+    makespan_ms: float
+    throughput_ops_per_s: float  # ops / makespan: the rate the busiest server allows
+    offered_ops_per_s: float  # the rate latencies are evaluated at
+    hotspot_ratio: float  # busiest server's requests / mean requests per server
+    mean_latency_ms: float  # over requests, inf if a loaded server is saturated
+
+    def latency_percentile(self, p: float) -> float:
+        """The p-th percentile (0 < p < 100) of request latency over the cluster. An M/M/1
+        response time is exponential with the server's mean, so the cluster's is a mixture
+        of exponentials weighted by request share; solved by bisection."""
+        if not 0 < p < 100:
+            raise ValueError(f"percentile must be in (0, 100): {p}")
+        tail = 1.0 - p / 100.0
+        parts = [(s.share, s.latency_ms) for s in self.servers if s.requests]
+        if not parts:
+            return 0.0
+        if sum(w for w, r in parts if math.isinf(r)) >= tail:
+            return math.inf
+        finite = [(w, r) for w, r in parts if not math.isinf(r) and r > 0]
+        stuck = sum(w for w, r in parts if math.isinf(r))
+        if not finite:
+            return 0.0
+
+        def above(t):  # P(latency > t)
+            return stuck + sum(w * math.exp(-t / r) for w, r in finite)
+
+        lo, hi = 0.0, max(r for _, r in finite) * 64.0
+        for _ in range(100):
+            mid = (lo + hi) / 2
+            if above(mid) > tail:
+                lo = mid
+            else:
+                hi = mid
+        return hi
+
+    def to_dict(self) -> dict:
+        """JSON-ready: infinities become None."""
+
+        def clean(d):
+            return {k: (None if isinstance(v, float) and math.isinf(v) else v)
+                    for k, v in d.items()}
+
+        out = clean({f.name: getattr(self, f.name) for f in fields(self) if f.name != "servers"})
+        out["servers"] = [clean(asdict(s)) for s in self.servers]
+        return out
+
+
+@dataclass(frozen=True)
+class CostModel:
+    """Per-unit costs, all overridable. Defaults: docs/cost-model.md."""
+
+    request_ms: float = 0.1  # RPC and handler work per request (assumed)
+    scan_row_ms: float = 0.01  # per row a scanner returns (assumed)
+    cache_block_ms: float = 1.0  # per block from the block cache (seed 002: ~1 ms a hit)
+    disk_block_ms: float = 10.0  # per block from disk (seed 002: ~10 ms a miss)
+    disk_mb_per_s: float = 100.0  # sequential bytes: WAL, flush, compaction (assumed)
+    reference_utilization: float = 0.7  # pacing for latencies when no rate is given
+
+    def __post_init__(self):
+        if self.disk_mb_per_s <= 0 or not 0 < self.reference_utilization < 1:
+            raise ValueError("disk_mb_per_s must be > 0 and reference_utilization in (0, 1)")
+        if min(self.request_ms, self.scan_row_ms, self.cache_block_ms, self.disk_block_ms) < 0:
+            raise ValueError("costs must not be negative")
+
+    def foreground_ms(self, load: ServerLoad) -> float:
+        """Time spent serving requests: their own work, the blocks they read, the WAL."""
+        return (self.request_ms * (load.read_requests + load.write_requests)
+                + self.scan_row_ms * load.scan_rows
+                + self.cache_block_ms * load.cache_hits
+                + self.disk_block_ms * load.blocks_read_from_disk
+                + load.wal_bytes * self._ms_per_byte())
+
+    def background_ms(self, load: ServerLoad) -> float:
+        """Time the server's disk spends on flushes and compactions."""
+        return (load.bytes_flushed + load.bytes_compacted_read
+                + load.bytes_compacted_written) * self._ms_per_byte()
+
+    def busy_ms(self, load: ServerLoad) -> float:
+        return self.foreground_ms(load) + self.background_ms(load)
+
+    def _ms_per_byte(self) -> float:
+        return 1000.0 / (self.disk_mb_per_s * 1_000_000)
+
+    def evaluate(self, loads, ops: int | None = None,
+                 offered_ops_per_s: float | None = None) -> CostReport:
+        """Cost a run. `loads`: one ServerLoad per region server, idle ones included (they
+        count in the mean of the hotspot ratio). `ops`: client operations the run made
+        (default: the requests served). `offered_ops_per_s`: the rate latencies are taken
+        at (default: reference_utilization x the simulated throughput)."""
+        loads = list(loads)
+        fg = [self.foreground_ms(x) for x in loads]
+        bg = [self.background_ms(x) for x in loads]
+        busy = [f + b for f, b in zip(fg, bg)]
+        reqs = [x.requests for x in loads]
+        total = sum(reqs)
+        if ops is None:
+            ops = total
+        makespan = max(busy, default=0.0)
+        throughput = ops * 1000.0 / makespan if makespan > 0 else 0.0
+        offered = (self.reference_utilization * throughput if offered_ops_per_s is None
+                   else float(offered_ops_per_s))
+        # a run of `ops` at `offered` lasts ops / offered seconds; a server busy for busy_i ms
+        # of it is utilised busy_i / duration
+        per_ms = offered / (1000.0 * ops) if ops else 0.0
+        servers = []
+        for x, f, b, t, r in zip(loads, fg, bg, busy, reqs):
+            service = f / r if r else 0.0
+            rho = t * per_ms
+            latency = service / (1.0 - rho) if rho < 1.0 else math.inf
+            servers.append(ServerCost(x.server, r, r / total if total else 0.0, f, b, t,
+                                      service, rho, latency))
+        mean = total / len(loads) if loads else 0.0
+        hotspot = max(reqs) / mean if mean else 1.0
+        if total:
+            mean_latency = sum(s.share * s.latency_ms for s in servers if s.requests)
+        else:
+            mean_latency = 0.0
+        return CostReport(tuple(servers), ops, makespan, throughput, offered, hotspot,
+                          mean_latency)

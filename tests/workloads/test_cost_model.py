@@ -1,0 +1,139 @@
+"""The cost model's arithmetic: busy time, makespan, throughput, hotspot ratio, latency."""
+
+import json
+import math
+
+import pytest
+
+from hsim.workloads.costmodel import CostModel, ServerLoad
+
+
+def idle(name):
+    return ServerLoad(name)
+
+
+def test_busy_time_adds_up_each_unit_cost():
+    m = CostModel(request_ms=0.5, scan_row_ms=0.02, cache_block_ms=1.0, disk_block_ms=10.0,
+                  disk_mb_per_s=50.0)
+    load = ServerLoad("rs1", read_requests=100, write_requests=50, scan_rows=1000,
+                      cache_hits=80, blocks_read_from_disk=20, wal_bytes=5_000_000,
+                      bytes_flushed=10_000_000, bytes_compacted_read=20_000_000,
+                      bytes_compacted_written=15_000_000)
+    # 150 x 0.5 + 1000 x 0.02 + 80 x 1 + 20 x 10 + 5 MB at 50 MB/s (100 ms)
+    assert m.foreground_ms(load) == pytest.approx(75 + 20 + 80 + 200 + 100)
+    # 45 MB of flush and compaction at 50 MB/s
+    assert m.background_ms(load) == pytest.approx(900)
+    assert m.busy_ms(load) == pytest.approx(1375)
+
+
+def test_a_server_with_all_the_load_has_the_makespan():
+    m = CostModel()
+    hot = ServerLoad("rs1", write_requests=10_000, wal_bytes=10_000_000)
+    r = m.evaluate([hot, idle("rs2"), idle("rs3"), idle("rs4")])
+    assert r.makespan_ms == pytest.approx(m.busy_ms(hot))
+    assert r.throughput_ops_per_s == pytest.approx(10_000 / (m.busy_ms(hot) / 1000))
+    assert r.hotspot_ratio == pytest.approx(4.0)
+    assert [s.share for s in r.servers] == [1.0, 0.0, 0.0, 0.0]
+
+
+def test_spreading_the_same_load_cuts_makespan_and_evens_the_ratio():
+    m = CostModel()
+    one = m.evaluate([ServerLoad("a", read_requests=4000, cache_hits=4000)] +
+                     [idle(x) for x in "bcd"])
+    four = m.evaluate([ServerLoad(x, read_requests=1000, cache_hits=1000) for x in "abcd"])
+    assert four.makespan_ms == pytest.approx(one.makespan_ms / 4)
+    assert four.throughput_ops_per_s == pytest.approx(4 * one.throughput_ops_per_s)
+    assert four.hotspot_ratio == pytest.approx(1.0)
+
+
+def test_doubling_disk_reads_raises_time():
+    m = CostModel()
+    base = ServerLoad("a", read_requests=1000, cache_hits=500, blocks_read_from_disk=500)
+    more = ServerLoad("a", read_requests=1000, cache_hits=500, blocks_read_from_disk=1000)
+    r1, r2 = m.evaluate([base]), m.evaluate([more])
+    assert r2.makespan_ms == pytest.approx(r1.makespan_ms + 500 * m.disk_block_ms)
+    assert r2.throughput_ops_per_s < r1.throughput_ops_per_s
+    assert r2.servers[0].service_ms > r1.servers[0].service_ms
+
+
+def test_a_cache_miss_costs_ten_times_a_hit_by_default():
+    m = CostModel()
+    hit = m.busy_ms(ServerLoad(read_requests=1, cache_hits=1))
+    miss = m.busy_ms(ServerLoad(read_requests=1, blocks_read_from_disk=1))
+    assert hit == pytest.approx(1.1) and miss == pytest.approx(10.1)  # seed 002: ~1 vs ~10 ms
+
+
+def test_parameters_are_overridable():
+    load = ServerLoad("a", read_requests=10, blocks_read_from_disk=10)
+    assert CostModel(disk_block_ms=20).busy_ms(load) == pytest.approx(10 * 0.1 + 10 * 20)
+    assert CostModel(request_ms=0).busy_ms(ServerLoad(write_requests=5)) == 0
+    with pytest.raises(ValueError):
+        CostModel(disk_mb_per_s=0)
+    with pytest.raises(ValueError):
+        CostModel(reference_utilization=1.0)
+    with pytest.raises(ValueError):
+        CostModel(disk_block_ms=-1)
+
+
+def test_latency_is_mm1_at_the_paced_rate():
+    m = CostModel(reference_utilization=0.5)
+    r = m.evaluate([ServerLoad("a", read_requests=1000, cache_hits=1000),
+                    ServerLoad("b", read_requests=500, cache_hits=500)])
+    a, b = r.servers
+    assert a.service_ms == pytest.approx(1.1) and b.service_ms == pytest.approx(1.1)
+    # by default the busiest server runs at the reference utilisation
+    assert a.utilization == pytest.approx(0.5) and b.utilization == pytest.approx(0.25)
+    assert a.latency_ms == pytest.approx(1.1 / 0.5)
+    assert b.latency_ms == pytest.approx(1.1 / 0.75)
+    assert r.offered_ops_per_s == pytest.approx(0.5 * r.throughput_ops_per_s)
+    assert r.mean_latency_ms == pytest.approx((1000 * a.latency_ms + 500 * b.latency_ms) / 1500)
+
+
+def test_an_offered_rate_beyond_capacity_saturates_the_hot_server():
+    m = CostModel()
+    loads = [ServerLoad("a", write_requests=9000), ServerLoad("b", write_requests=1000)]
+    capacity = m.evaluate(loads).throughput_ops_per_s
+    r = m.evaluate(loads, offered_ops_per_s=2 * capacity)
+    hot, cold = r.servers
+    assert hot.saturated and math.isinf(hot.latency_ms) and math.isinf(r.mean_latency_ms)
+    assert not cold.saturated and math.isfinite(cold.latency_ms)
+    d = r.to_dict()
+    assert d["mean_latency_ms"] is None and d["servers"][0]["latency_ms"] is None
+    json.dumps(d, allow_nan=False)
+    # 90% of the requests queue without bound, so only the fastest 10% have a finite time
+    assert math.isinf(r.latency_percentile(50))
+    assert math.isfinite(r.latency_percentile(5))
+
+
+def test_background_work_loads_the_queue_but_not_the_service_time():
+    m = CostModel()
+    quiet = ServerLoad("a", read_requests=1000, cache_hits=1000)
+    busy = ServerLoad("a", read_requests=1000, cache_hits=1000, bytes_compacted_read=10**8)
+    rq = m.evaluate([quiet], offered_ops_per_s=500)
+    rb = m.evaluate([busy], offered_ops_per_s=500)
+    assert rb.servers[0].service_ms == rq.servers[0].service_ms
+    assert rb.servers[0].utilization > rq.servers[0].utilization
+    assert rb.servers[0].latency_ms > rq.servers[0].latency_ms
+
+
+def test_latency_percentiles_of_one_server_are_exponential():
+    r = CostModel().evaluate([ServerLoad("a", read_requests=100, cache_hits=100)])
+    mean = r.servers[0].latency_ms
+    assert r.latency_percentile(50) == pytest.approx(mean * math.log(2))
+    assert r.latency_percentile(99) == pytest.approx(mean * math.log(100))
+    with pytest.raises(ValueError):
+        r.latency_percentile(100)
+
+
+def test_ops_default_to_requests_and_can_be_given():
+    m = CostModel()
+    loads = [ServerLoad("a", read_requests=300, write_requests=100)]
+    assert m.evaluate(loads).ops == 400
+    r = m.evaluate(loads, ops=200)  # e.g. 200 read-modify-writes, two requests each
+    assert r.throughput_ops_per_s == pytest.approx(200 / (r.makespan_ms / 1000))
+
+
+def test_no_load_is_not_a_hotspot():
+    r = CostModel().evaluate([idle("a"), idle("b")])
+    assert r.makespan_ms == 0 and r.throughput_ops_per_s == 0 and r.hotspot_ratio == 1.0
+    assert r.latency_percentile(99) == 0.0
