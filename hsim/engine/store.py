@@ -35,12 +35,12 @@ class StoreCounters:
                  "expired_files_dropped", "io")
 
     def __init__(self):
-        for name in self.__slots__[:-1]:
+        for name in self.__slots__:
             setattr(self, name, 0)
         self.io = IOCounters()
 
     def to_dict(self) -> dict:
-        d = {name: getattr(self, name) for name in self.__slots__[:-1]}
+        d = {name: getattr(self, name) for name in self.__slots__ if name != "io"}
         d.update(self.io.to_dict())
         return d
 

@@ -16,17 +16,18 @@ def test_all_stores_flush_makes_tiny_files_for_small_family():
     for policy in ("all_stores", "large_stores"):
         cfg = hsim.Config(flush_policy=policy).scaled(1 / 1024)  # 128 KiB flush size
         c = hsim.Cluster(config=cfg, clock=hsim.ManualClock(0))
-        c.admin.create_table("t", ["big", "small"])
+        c.admin.create_table("t", ["big", "small"], split_policy="DisabledRegionSplitPolicy")
         t = c.table("t")
         for i in range(3000):
             t.put(b"r%06d" % i, {b"big:q": b"x" * 200})
             if i % 100 == 0:
                 t.put(b"r%06d" % i, {b"small:q": b"y"})
         store = c.master.tables["t"].locator.regions[0].stores[b"small"]
-        sizes[policy] = (store.counters.flushes, [sf.size for sf in store.files])
-    flushes_all, _ = sizes["all_stores"]
+        sizes[policy] = (store.counters.flushes, store.counters.cells_flushed)
+    flushes_all, cells_all = sizes["all_stores"]
     flushes_large, _ = sizes["large_stores"]
     assert flushes_all >= 5  # the small family was flushed with every big flush
+    assert cells_all / flushes_all <= 10  # ... into tiny files of a few cells each
     assert flushes_large == 0  # per-family flush left it in the MemStore
 
 
