@@ -21,13 +21,11 @@ _FNV_PRIME_64 = 1099511628211
 
 def fnv_hash64(val: int) -> int:
     """YCSB's Utils.fnvhash64: FNV-1a over the 8 low-first bytes of a Java long, then
-    Math.abs. Java's 64-bit wrap-around and arithmetic shift are reproduced, so key names
-    built from it ("user" + hash) match YCSB's."""
+    Math.abs. Java's 64-bit wrap-around is reproduced, so key names built from it ("user" +
+    hash) match YCSB's. (Its arithmetic `>> 8` only fills bits it never reads back.)"""
     h = _FNV_OFFSET_BASIS_64
-    v = val & _M64
-    for _ in range(8):
-        h = ((h ^ (v & 0xFF)) * _FNV_PRIME_64) & _M64
-        v = (v >> 8) | (0xFF00000000000000 if v >> 63 else 0)  # Java's `>>` keeps the sign
+    for octet in (val & _M64).to_bytes(8, "little"):
+        h = ((h ^ octet) * _FNV_PRIME_64) & _M64
     if h >= 1 << 63:  # to a signed long, then Math.abs (which leaves Long.MIN_VALUE as is)
         h -= 1 << 64
         if h != -(1 << 63):

@@ -60,7 +60,7 @@ def md5_prefix(key: bytes, k: int) -> bytes:
 
 def hashed(key: bytes, k: int = 1) -> bytes:
     """The key with its MD5 prefix prepended: spread like salt, yet rebuildable for a Get."""
-    return hashlib.md5(key).digest()[:k] + key
+    return md5_prefix(key, k) + key
 
 
 def salt_bucket(key: bytes, buckets: int) -> int:
@@ -99,9 +99,9 @@ def reverse_domain(host: str | bytes) -> bytes:
     return ".".join(reversed(host.split("."))).encode()
 
 
-def time_bucket(ts: int, buckets: int) -> int:
-    """The log-data case study's `timestamp % numBuckets`."""
-    return ts % buckets
+def bucketed(ts: int, buckets: int, rest: bytes = b"") -> bytes:
+    """The log-data case study's [bucket][timestamp][rest], bucket = timestamp % numBuckets."""
+    return bucket_prefix(ts % buckets, buckets) + _Q.pack(ts) + rest
 
 
 def buckets_for_time_range(start_ts: int, stop_ts: int, buckets: int) -> list[int]:
@@ -197,7 +197,7 @@ class KeyDesign:
         """The scans that read every record with start_ts <= ts < stop_ts (for `entities`,
         when the design needs to know them). A full-table scan reads everything and must
         filter; it is returned when the layout keeps no time order."""
-        return FULL_SCAN
+        return FULL_SCAN.copy()
 
     def split_keys(self, regions: int, sample=None) -> list[bytes]:
         """Pre-split points a designer would pick: from the layout's prefix space if it has
@@ -212,7 +212,7 @@ class KeyDesign:
 
 class TimestampLead(KeyDesign):
     name = "timestamp_lead"
-    description = "[ts][entity]: monotonically increasing, every write goes to the last region"
+    description = "[ts or sequence][entity]: ever-increasing, all writes hit the last region"
     time_ordered = True
 
     def row_key(self, ts, entity=b""):
@@ -238,11 +238,7 @@ class _Bucketed(KeyDesign):
 
     def split_keys(self, regions, sample=None):
         """One boundary per group of buckets; at most one region per bucket."""
-        n = self.buckets
-        out = []
-        for i in range(1, min(regions, n)):
-            out.append(self._prefixes[i * n // min(regions, n)])
-        return out
+        return _even_splits(min(regions, self.buckets), self.buckets, self._prefixes.__getitem__)
 
     def __repr__(self):
         return f"{type(self).__name__}(buckets={self.buckets}, encoding={self.encoding!r})"
@@ -338,7 +334,7 @@ class FieldSwap(KeyDesign):
 
     def time_range_scans(self, start_ts, stop_ts, entities=None):
         if entities is None:
-            return FULL_SCAN
+            return FULL_SCAN.copy()
         lo, hi = self._ts(start_ts), self._ts(stop_ts)
         return [(e + lo, e + hi) for e in sorted(entities)]
 
@@ -357,7 +353,7 @@ class ReverseTimestamp(KeyDesign):
 
     def time_range_scans(self, start_ts, stop_ts, entities=None):
         if entities is None:
-            return FULL_SCAN
+            return FULL_SCAN.copy()
         # newest (stop_ts - 1) sorts first; the oldest row, start_ts, is the last one included
         lo, hi = self._rts(stop_ts - 1), self._rts(start_ts) + b"\x00"
         return [(e + lo, e + hi) for e in sorted(entities)]
@@ -385,7 +381,7 @@ class OpenTsdb(KeyDesign):
 
     def time_range_scans(self, start_ts, stop_ts, entities=None):
         if entities is None:
-            return FULL_SCAN
+            return FULL_SCAN.copy()
         s0 = start_ts // 1000
         s1 = (stop_ts - 1) // 1000
         out = []

@@ -11,6 +11,7 @@ from hsim.errors import InvalidArgumentError
 from hsim.workloads.keys import (
     KEY_DESIGNS,
     FULL_SCAN,
+    bucketed,
     buckets_for_time_range,
     decimal_bytes,
     hashed,
@@ -60,6 +61,20 @@ def test_unknown_design_or_bad_parameters_are_clear_errors():
         key_design("salted", buckets=0)
     with pytest.raises(InvalidArgumentError):
         key_design("field_swap", encoding="hex")
+
+
+def test_designs_are_compositions_of_the_key_functions():
+    t, e = T0 + 12_345, b"host007"
+    assert key_design("timestamp_lead").row_key(t, e) == long_bytes(t) + e
+    assert key_design("salted", buckets=8).row_key(t, e) == salted(long_bytes(t) + e, 8)
+    assert key_design("hashed_prefix", k=3).row_key(t, e) == hashed(long_bytes(t) + e, 3)
+    assert key_design("reversed").row_key(t, e) == reverse_digits(t, 13) + e
+    assert key_design("field_swap").row_key(t, e) == e + long_bytes(t)
+    assert key_design("reverse_timestamp").row_key(t, e) == e + reverse_timestamp(t)
+    assert key_design("bucketed", buckets=10).row_key(t, e) == bucketed(t, 10, e)
+    assert bucketed(t, 10, e)[:1] == bytes((t % 10,))
+    assert key_design("opentsdb").row_key(t, e) == opentsdb_row_key(1, t // 1000)
+    assert len(key_design("salted", buckets=300).row_key(t, e)) == 2 + 8 + len(e)
 
 
 def test_keys_are_deterministic():
