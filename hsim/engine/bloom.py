@@ -1,0 +1,200 @@
+"""Compound Bloom filters (CompoundBloomFilterWriter / CompoundBloomFilter), sized as HBase
+sizes them, with membership answered by pybloom-live.
+
+HBase splits a file's bloom into chunks of `io.storefile.bloom.block.size` (128 KiB): each chunk
+takes up to `maxKeys` keys (BloomFilterUtil.createBySize: 109,306 keys and 7 hashes at 1%),
+is closed when full or when the file closes, then *folded* (halved while it is more than twice
+as big as its keys need) and written as an inline BLMFBLK2 block at the next data-block
+boundary. The BLMFMET2 meta block (load-on-open) holds the totals and an index of the chunks'
+first keys. ROWCOL hashes `[rowlen:2][row][0][qualifier][LATEST_TIMESTAMP][0xFF]` and runs
+at `1 - sqrt(1 - err)` so a row+column check stays at the configured rate.
+
+What hsim stores in a chunk block is pybloom-live's bit array for that chunk's keys (sized at
+the chunk's rate), zero-padded to the byte size HBase would write, so block sizes and the
+reported `byte_size` are HBase's. After HBase's meta fields, the meta block carries a small
+hsim extension (the pybloom error rate and each chunk's key count) that a reader needs to
+rebuild the pybloom filters; `meta_size` excludes it.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+
+from bitarray import bitarray
+from pybloom_live import BloomFilter
+
+from hsim.cell import LATEST_TIMESTAMP
+from hsim.engine.block_index import IndexChunk, key_bytes, parse_key, parse_root
+
+VERSION = 3  # CompoundBloomFilterBase.VERSION
+MURMUR_HASH = 1  # Hash.MURMUR_HASH, hbase.hash.type "murmur"
+ROWCOL_COMPARATOR = b"org.apache.hadoop.hbase.CellComparatorImpl"
+_LN2 = math.log(2)
+_LN2_SQUARED = _LN2 * _LN2
+_HEAD = struct.Struct(">iqiiqqi")
+_F = struct.Struct(">f")
+_ROWCOL_SUFFIX = struct.pack(">qB", LATEST_TIMESTAMP, 255)
+_H = struct.Struct(">H")
+
+
+def java_float(x: float) -> float:
+    """Round to a Java float, as Configuration.getFloat hands the error rate to HBase."""
+    return _F.unpack(_F.pack(x))[0]
+
+
+def error_rate_for(bloom_type: str, configured: float) -> float:
+    """BloomFilterFactory.createGeneralBloomAtWrite: ROWCOL runs at 1 - sqrt(1 - err)."""
+    err = java_float(configured)
+    if bloom_type == "ROWCOL":
+        err = java_float(1 - math.sqrt(1 - err))
+    return err
+
+
+def foldable_byte_size(bit_size: int, fold: int) -> int:
+    """BloomFilterUtil.computeFoldableByteSize: bytes rounded up to a multiple of 2^fold."""
+    n = (bit_size + 7) // 8
+    mask = (1 << fold) - 1
+    if n & mask:
+        n = ((n >> fold) + 1) << fold
+    return n
+
+
+def chunk_params(chunk_byte_size: int, err: float, fold: int) -> tuple[int, int, int]:
+    """BloomFilterUtil.createBySize -> (byte size, hash count, max keys) of a full chunk."""
+    byte_size = foldable_byte_size(foldable_byte_size(chunk_byte_size * 8, fold) * 8, fold)
+    bits = byte_size * 8
+    ideal_max_keys = int(bits * (_LN2_SQUARED / -math.log(err)))
+    hash_count = math.ceil(_LN2 * (bits // ideal_max_keys))
+    max_keys = int(-bits / hash_count * math.log(1 - math.exp(math.log(err) / hash_count)))
+    return byte_size, hash_count, max_keys
+
+
+def folded(byte_size: int, max_keys: int, key_count: int) -> tuple[int, int]:
+    """BloomFilterChunk.compactBloom: halve while even and more than twice the keys fit."""
+    while byte_size & 1 == 0 and max_keys > key_count << 1:
+        byte_size >>= 1
+        max_keys >>= 1
+    return byte_size, max_keys
+
+
+def rowcol_key(row: bytes, qualifier: bytes) -> bytes:
+    """RowColBloomHashKey: the bytes a ROWCOL bloom hashes (the family left out)."""
+    return _H.pack(len(row)) + row + b"\x00" + qualifier + _ROWCOL_SUFFIX
+
+
+def _raw_key(buf, off: int, length: int) -> bytes:
+    return bytes(buf[off : off + length])
+
+
+def _pybloom(capacity: int, err: float) -> BloomFilter:
+    return BloomFilter(capacity=max(1, capacity), error_rate=err)
+
+
+class CompoundBloomWriter:
+    """Collects one bloom's keys chunk by chunk; the HFile writer asks for ready chunks at each
+    data-block boundary (`ready_chunks`) and for the meta block at close."""
+
+    def __init__(self, bloom_type: str, configured_error_rate: float, chunk_byte_size: int,
+                 max_fold: int):
+        self.bloom_type = bloom_type
+        self.error_rate = error_rate_for(bloom_type, configured_error_rate)
+        self.chunk_byte_size, self.hash_count, self.chunk_max_keys = chunk_params(
+            chunk_byte_size, self.error_rate, max_fold)
+        self.key_count = 0
+        self.byte_size = 0  # sum of the (folded) chunk sizes, as the meta reports it
+        self.max_keys = 0
+        self.chunk_counts: list[int] = []
+        self.index = IndexChunk()
+        self._keys: list[bytes] = []
+        self._first_key: bytes | None = None
+        self._ready: list[tuple[bytes, bytes]] = []
+        self.last_key: bytes | None = None
+
+    def add(self, hash_key: bytes, cell) -> None:
+        """Add one key (`cell` is the cell it comes from). A key that opens a chunk also gives
+        the chunk its index key: the row for ROW, first-on-row-col serialized for ROWCOL."""
+        keys = self._keys
+        if not keys:
+            if self.bloom_type == "ROWCOL":
+                self._first_key = key_bytes((cell[0], cell[1], cell[2], -LATEST_TIMESTAMP, -255))
+            else:
+                self._first_key = cell[0]
+        keys.append(hash_key)
+        self.last_key = hash_key
+        if len(keys) >= self.chunk_max_keys:
+            self._close_chunk()
+
+    def _close_chunk(self) -> None:
+        keys = self._keys
+        n = len(keys)
+        byte_size, max_keys = folded(self.chunk_byte_size, self.chunk_max_keys, n)
+        bf = _pybloom(n, self.error_rate)
+        add = bf.add
+        for k in keys:
+            add(k, True)
+        body = bf.bitarray.tobytes()
+        if len(body) < byte_size:
+            body += bytes(byte_size - len(body))
+        self._ready.append((self._first_key, body))
+        self.key_count += n
+        self.byte_size += byte_size
+        self.max_keys += max_keys
+        self.chunk_counts.append(n)
+        self._keys = []
+        self._first_key = None
+
+    def ready_chunks(self, closing: bool) -> list[tuple[bytes, bytes]]:
+        """Chunks to write now as inline blocks: (first key, body)."""
+        if closing and self._keys:
+            self._close_chunk()
+        ready, self._ready = self._ready, []
+        return ready
+
+    def chunk_written(self, first_key: bytes, offset: int, on_disk_size: int) -> None:
+        self.index.add(first_key, offset, on_disk_size)
+
+    def meta_body(self) -> tuple[bytes, int]:
+        """The BLMFMET2/DFBLMET2 body and the size of its HBase part."""
+        comparator = ROWCOL_COMPARATOR if self.bloom_type == "ROWCOL" else b""
+        hbase_part = b"".join((
+            _HEAD.pack(VERSION, self.byte_size, self.hash_count, MURMUR_HASH, self.key_count,
+                       self.max_keys, len(self.chunk_counts)),
+            bytes((len(comparator),)), comparator,
+            self.index.write_root(),
+        ))
+        n = len(self.chunk_counts)
+        extension = struct.pack(f">d{n}i", self.error_rate, *self.chunk_counts)
+        return hbase_part + extension, len(hbase_part)
+
+
+class CompoundBloomMeta:
+    """A bloom's meta block, parsed: totals, the chunk index, and how to rebuild a chunk."""
+
+    def __init__(self, body: bytes, bloom_type: str):
+        (self.version, self.byte_size, self.hash_count, self.hash_type, self.key_count,
+         self.max_keys, self.num_chunks) = _HEAD.unpack_from(body, 0)
+        pos = _HEAD.size
+        clen = body[pos]
+        self.comparator = body[pos + 1 : pos + 1 + clen].decode() or None
+        pos += 1 + clen
+        self.bloom_type = bloom_type
+        # ROWCOL chunks are indexed by first-on-row-col KeyValue keys, ROW chunks by rows.
+        decode = parse_key if bloom_type == "ROWCOL" else _raw_key
+        self.first_keys, self.offsets, self.sizes, pos = parse_root(
+            body, self.num_chunks, decode, pos)
+        self.meta_size = pos
+        n = self.num_chunks
+        ext = struct.unpack_from(f">d{n}i", body, pos)
+        self.error_rate = ext[0]
+        self.chunk_counts = list(ext[1:])
+
+    def chunk_filter(self, i: int, body: bytes) -> BloomFilter:
+        """Rebuild chunk i's pybloom filter from its block body."""
+        bf = _pybloom(self.chunk_counts[i], self.error_rate)
+        bits = bitarray(endian="little")
+        bits.frombytes(body)
+        del bits[bf.num_bits :]
+        bf.bitarray = bits
+        bf.count = self.chunk_counts[i]
+        return bf
