@@ -32,6 +32,14 @@ class ServerLoad:
     def requests(self) -> int:
         return self.read_requests + self.write_requests
 
+    @classmethod
+    def from_metrics(cls, m, scan_rows: int = 0, wal_bytes: int = 0) -> "ServerLoad":
+        """From an hsim.metrics.ServerMetrics, which counts everything here except the rows
+        scanners returned and the WAL bytes; a runner that tracks those passes them in."""
+        return cls(m.name, m.read_requests, m.write_requests, scan_rows, m.block_cache_hits,
+                   m.blocks_read, m.bytes_flushed, m.compaction_bytes_read,
+                   m.compaction_bytes_written, wal_bytes)
+
 
 @dataclass(frozen=True)
 class ServerCost:
@@ -59,7 +67,7 @@ class CostReport:
     makespan_ms: float
     throughput_ops_per_s: float  # ops / makespan: the rate the busiest server allows
     offered_ops_per_s: float  # the rate latencies are evaluated at
-    hotspot_ratio: float  # busiest server's requests / mean requests per server
+    hotspot_ratio: float  # busiest server's requests / mean per server (0.0: no requests)
     mean_latency_ms: float  # over requests, inf if a loaded server is saturated
 
     def latency_percentile(self, p: float) -> float:
@@ -168,7 +176,7 @@ class CostModel:
             servers.append(ServerCost(x.server, r, r / total if total else 0.0, f, b, t,
                                       service, rho, latency))
         mean = total / len(loads) if loads else 0.0
-        hotspot = max(reqs) / mean if mean else 1.0
+        hotspot = max(reqs) / mean if mean else 0.0  # as ClusterMetrics.hotspot_ratio
         if total:
             mean_latency = sum(s.share * s.latency_ms for s in servers if s.requests)
         else:

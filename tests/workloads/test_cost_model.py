@@ -1,10 +1,12 @@
 """The cost model's arithmetic: busy time, makespan, throughput, hotspot ratio, latency."""
 
+import dataclasses
 import json
 import math
 
 import pytest
 
+from hsim.metrics import ServerMetrics
 from hsim.workloads.costmodel import CostModel, ServerLoad
 
 
@@ -133,7 +135,16 @@ def test_ops_default_to_requests_and_can_be_given():
     assert r.throughput_ops_per_s == pytest.approx(200 / (r.makespan_ms / 1000))
 
 
-def test_no_load_is_not_a_hotspot():
+def test_no_load_has_no_hotspot_ratio():
     r = CostModel().evaluate([idle("a"), idle("b")])
-    assert r.makespan_ms == 0 and r.throughput_ops_per_s == 0 and r.hotspot_ratio == 1.0
+    assert r.makespan_ms == 0 and r.throughput_ops_per_s == 0 and r.hotspot_ratio == 0.0
     assert r.latency_percentile(99) == 0.0
+
+
+def test_server_load_from_server_metrics():
+    names = [f.name for f in dataclasses.fields(ServerMetrics)]
+    m = ServerMetrics(**{n: (i + 1) * 10 for i, n in enumerate(names)} | {"name": "rs7"})
+    load = ServerLoad.from_metrics(m, scan_rows=5, wal_bytes=6)
+    assert load == ServerLoad("rs7", m.read_requests, m.write_requests, 5, m.block_cache_hits,
+                              m.blocks_read, m.bytes_flushed, m.compaction_bytes_read,
+                              m.compaction_bytes_written, 6)
