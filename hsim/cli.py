@@ -3,7 +3,6 @@
     hsim list | run ...        -> hsim.scenario.cli
     hsim serve ...             -> hsim.thrift.serve
     hsim shell [script]        -> hsim.shell.main
-    hsim demo                  -> hsim.demo
 """
 
 from __future__ import annotations
@@ -16,7 +15,6 @@ _COMMANDS = {
     "run": ("hsim.scenario.cli", "main_run", "run a scenario and write its report"),
     "serve": ("hsim.thrift.serve", "main", "serve the HBase Thrift-1 API on a port"),
     "shell": ("hsim.shell.main", "main", "an HBase shell on an in-process cluster"),
-    "demo": ("hsim.demo", "main", "write, flush, compact and print a store's figures"),
 }
 
 
