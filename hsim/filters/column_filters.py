@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 
-from hsim.cell import NEG_TS, QUALIFIER
+from hsim.cell import NEG_TS, QUALIFIER, to_bytes_arg
 from hsim.errors import InvalidArgumentError
 from hsim.filters.base import (
     Filter,
@@ -15,7 +15,6 @@ from hsim.filters.base import (
     first_on_row_col_ts,
     last_on_row_col,
 )
-from hsim.filters.comparators import _b
 
 INCLUDE = ReturnCode.INCLUDE
 INCLUDE_AND_NEXT_COL = ReturnCode.INCLUDE_AND_NEXT_COL
@@ -36,7 +35,7 @@ class ColumnPrefixFilter(Filter):
     qualifier sorts before it and leaves the family once past it."""
 
     def __init__(self, prefix):
-        self.prefix = _b(prefix)
+        self.prefix = to_bytes_arg(prefix)
 
     def filter_cell(self, cell) -> ReturnCode:
         prefix = self.prefix
@@ -65,7 +64,7 @@ class MultipleColumnPrefixFilter(Filter):
     def __init__(self, *prefixes):
         if len(prefixes) == 1 and isinstance(prefixes[0], (list, tuple)):
             prefixes = tuple(prefixes[0])
-        sorted_prefixes = sorted(_b(p) for p in prefixes)
+        sorted_prefixes = sorted(to_bytes_arg(p) for p in prefixes)
         if len(set(sorted_prefixes)) != len(sorted_prefixes):
             raise InvalidArgumentError("prefixes must be distinct")
         self.prefixes = sorted_prefixes
@@ -101,9 +100,9 @@ class ColumnRangeFilter(Filter):
 
     def __init__(self, min_column, min_column_inclusive: bool = True, max_column=None,
                  max_column_inclusive: bool = False):
-        self.min_column = None if min_column is None else _b(min_column)
+        self.min_column = None if min_column is None else to_bytes_arg(min_column)
         self.min_column_inclusive = bool(min_column_inclusive)
-        self.max_column = None if max_column is None else _b(max_column)
+        self.max_column = None if max_column is None else to_bytes_arg(max_column)
         self.max_column_inclusive = bool(max_column_inclusive)
 
     def filter_cell(self, cell) -> ReturnCode:
@@ -166,7 +165,7 @@ class ColumnPaginationFilter(Filter):
             self.column_offset = None
         else:
             self.offset = -1
-            self.column_offset = _b(column_offset)
+            self.column_offset = to_bytes_arg(column_offset)
         self.count = 0
 
     def filter_cell(self, cell) -> ReturnCode:

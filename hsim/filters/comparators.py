@@ -9,18 +9,9 @@ from __future__ import annotations
 
 import re
 
+from hsim.cell import to_bytes_arg
 from hsim.errors import InvalidArgumentError
 from hsim.filters.compare_op import CompareOperator
-
-
-def _b(x) -> bytes:
-    if isinstance(x, bytes):
-        return x
-    if isinstance(x, str):
-        return x.encode("utf-8")
-    if isinstance(x, (bytearray, memoryview)):
-        return bytes(x)
-    raise TypeError(f"expected bytes or str, got {type(x).__name__}")
 
 
 class ByteArrayComparable:
@@ -54,7 +45,7 @@ class BinaryComparator(ByteArrayComparable):
     type_name = "binary"
 
     def __init__(self, value):
-        super().__init__(_b(value))
+        super().__init__(to_bytes_arg(value))
 
     def compare_to(self, data: bytes) -> int:
         v = self.value
@@ -80,7 +71,7 @@ class BinaryPrefixComparator(ByteArrayComparable):
     type_name = "binaryprefix"
 
     def __init__(self, value):
-        super().__init__(_b(value))
+        super().__init__(to_bytes_arg(value))
 
     def compare_to(self, data: bytes) -> int:
         v = self.value
@@ -93,12 +84,13 @@ class RegexStringComparator(ByteArrayComparable):
     UTF-8, with DOTALL by default, as HBase's Java engine does.
 
     The Java pattern is run by Python's `re` after translating the Java-only syntax HBase
-    users meet most: named groups `(?<name>...)`, `\\Q...\\E` quoting, `\\z`, `\\Z`, and the
-    POSIX classes `\\p{Lower}`, `\\p{Upper}`, `\\p{Alpha}`, `\\p{Digit}`, `\\p{Alnum}`,
-    `\\p{Punct}`, `\\p{Space}`, `\\p{XDigit}` (and `\\P{...}` outside brackets). Not
-    translated, so rejected or read differently: Unicode categories and scripts (`\\p{L}`,
-    `\\p{IsLatin}`), class intersection `[a-z&&[^x]]`, embedded flags Java has and Python
-    lacks, and Java's wider set of line terminators for `$`.
+    users meet most: named groups `(?<name>...)` and `\\k<name>`, `\\Q...\\E` quoting,
+    `\\z`, `\\Z`, and the POSIX classes `\\p{Alpha}`, `\\p{Digit}`, `\\p{Alnum}`,
+    `\\p{Lower}`, `\\p{Upper}`, `\\p{Punct}`, `\\p{Space}`, `\\p{XDigit}`, ... (and
+    `\\P{...}` outside brackets). Not translated, so rejected or read differently: Unicode
+    categories and scripts (`\\p{L}`, `\\p{IsLatin}`), class intersection `[a-z&&[^x]]`,
+    embedded flags Java has and Python lacks, and Java's wider set of line terminators
+    for `$`.
     """
 
     type_name = "regexstring"
@@ -170,6 +162,12 @@ def java_regex_to_python(expr: str) -> str:
                 out.append(re.escape(lit))
                 i = n if end < 0 else end + 2
                 continue
+            if nxt == "k" and expr.startswith("<", i + 2):  # \k<name>: named back-reference
+                close = expr.find(">", i + 3)
+                if close > 0:
+                    out.append("(?P=" + expr[i + 3 : close] + ")")
+                    i = close + 1
+                    continue
             if nxt == "z":
                 out.append("\\Z")
                 i += 2

@@ -3,10 +3,10 @@ ValueFilter and DependentColumnFilter (each as its HBase class of the same name)
 
 from __future__ import annotations
 
-from hsim.cell import FAMILY, NEG_TS, QUALIFIER, VALUE
+from hsim.cell import FAMILY, NEG_TS, QUALIFIER, VALUE, to_bytes_arg
 from hsim.filters.base import Filter, ReturnCode
 from hsim.filters.compare_op import CompareOperator, out_predicate
-from hsim.filters.comparators import BinaryComparator, ByteArrayComparable, _b
+from hsim.filters.comparators import BinaryComparator, ByteArrayComparable
 
 INCLUDE = ReturnCode.INCLUDE
 SKIP = ReturnCode.SKIP
@@ -17,7 +17,7 @@ def as_comparator(comparator) -> ByteArrayComparable:
     """A comparator, or plain bytes/str meaning BinaryComparator (the byte[] constructors)."""
     if isinstance(comparator, ByteArrayComparable):
         return comparator
-    return BinaryComparator(_b(comparator))
+    return BinaryComparator(to_bytes_arg(comparator))
 
 
 class CompareFilter(Filter):
@@ -89,8 +89,8 @@ class DependentColumnFilter(CompareFilter):
 
     def __init__(self, family, qualifier, drop_dependent_column: bool = False,
                  op=CompareOperator.NO_OP, comparator=None):
-        self.family = _b(family)
-        self.qualifier = _b(qualifier)
+        self.family = to_bytes_arg(family)
+        self.qualifier = to_bytes_arg(qualifier)
         self.drop_dependent_column = bool(drop_dependent_column)
         self.op = CompareOperator.of(op)
         self.comparator = None if comparator is None else as_comparator(comparator)

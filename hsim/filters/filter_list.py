@@ -15,6 +15,7 @@ stateful sub-filter sees each cell the way it would on its own.
 
 from __future__ import annotations
 
+import copy
 import enum
 
 from hsim.cell import FAMILY, QUALIFIER
@@ -93,6 +94,19 @@ class FilterList(Filter):
         if isinstance(left, FilterList) and left.operator is operator:
             return cls(operator, left.filters + [right])
         return cls(operator, [left, right])
+
+    def __deepcopy__(self, memo):
+        """A copy for another region: the sub-filters copied, the per-row memory (which
+        holds Cells, and reset() clears anyway) started afresh."""
+        clone = copy.copy(self)
+        memo[id(self)] = clone
+        clone.filters = copy.deepcopy(self.filters, memo)
+        n = len(clone.filters)
+        clone._hint_filters = []
+        clone._included = [self._and] * n
+        clone._prev_rc = [None] * n
+        clone._prev_cell = [None] * n
+        return clone
 
     def add_filter(self, f: Filter) -> None:
         self.filters.append(f)

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import struct
 
-from hsim.cell import NO_TTL, Cell
+from hsim.cell import NO_TTL, Cell, to_bytes_arg
 from hsim.errors import InvalidArgumentError
 from hsim.filters.base import Filter, ReturnCode
-from hsim.filters.comparators import _b
 
 INCLUDE = ReturnCode.INCLUDE
 NEXT_ROW = ReturnCode.NEXT_ROW
@@ -21,7 +20,7 @@ class PrefixFilter(Filter):
     after it; before it on a reversed scan) the region scan ends."""
 
     def __init__(self, prefix):
-        self.prefix = _b(prefix)
+        self.prefix = to_bytes_arg(prefix)
         self.passed_prefix = False
         self.filter_out_row = True
 
@@ -57,7 +56,7 @@ class InclusiveStopFilter(Filter):
     """Ends the scan after `stop_row` (which is included), unlike a scan's exclusive stop."""
 
     def __init__(self, stop_row):
-        self.stop_row = _b(stop_row)
+        self.stop_row = to_bytes_arg(stop_row)
         self.done = False
 
     def filter_row_key(self, row: bytes) -> bool:

@@ -4,11 +4,10 @@ not), SingleColumnValueExcludeFilter (same, minus the tested column) and ColumnV
 
 from __future__ import annotations
 
-from hsim.cell import FAMILY, QUALIFIER, VALUE
+from hsim.cell import FAMILY, QUALIFIER, VALUE, to_bytes_arg
 from hsim.filters.base import Filter, ReturnCode
 from hsim.filters.compare_filters import as_comparator
 from hsim.filters.compare_op import CompareOperator, out_predicate
-from hsim.filters.comparators import _b
 
 INCLUDE = ReturnCode.INCLUDE
 SKIP = ReturnCode.SKIP
@@ -26,8 +25,8 @@ class SingleColumnValueFilter(Filter):
 
     def __init__(self, family, qualifier, op, comparator, filter_if_missing: bool = False,
                  latest_version_only: bool = True):
-        self.family = _b(family)
-        self.qualifier = _b(qualifier)
+        self.family = to_bytes_arg(family)
+        self.qualifier = to_bytes_arg(qualifier)
         self.op = CompareOperator.of(op)
         self.comparator = as_comparator(comparator)
         self.filter_if_missing = bool(filter_if_missing)
@@ -78,8 +77,8 @@ class ColumnValueFilter(Filter):
     row. Once the column was seen, the rest of the row (in that family) is skipped."""
 
     def __init__(self, family, qualifier, op, comparator):
-        self.family = _b(family)
-        self.qualifier = _b(qualifier or b"")
+        self.family = to_bytes_arg(family)
+        self.qualifier = to_bytes_arg(qualifier or b"")
         self.op = CompareOperator.of(op)
         self.comparator = as_comparator(comparator)
         self._out = out_predicate(self.op, self.comparator)

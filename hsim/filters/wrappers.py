@@ -12,12 +12,32 @@ from hsim.filters.base import Filter, ReturnCode
 INCLUDE = ReturnCode.INCLUDE
 
 
-class SkipFilter(Filter):
+class _Wrapper(Filter):
+    """What SKIP and WHILE share: a wrapped filter that transforms the cells it keeps."""
+
+    def __init__(self, filter: Filter):
+        self.filter = filter
+
+    def transform_cell(self, cell):
+        return self.filter.transform_cell(cell)
+
+    def has_filter_row(self) -> bool:
+        return True
+
+    def set_reversed(self, reversed: bool) -> None:
+        self.filter.set_reversed(reversed)
+        self.reversed = reversed
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.filter!r})"
+
+
+class SkipFilter(_Wrapper):
     """Drops the whole row as soon as the wrapped filter does not INCLUDE one of its cells
     (e.g. SKIP ValueFilter(!=, 'binary:0') drops every row holding a 0 value)."""
 
     def __init__(self, filter: Filter):
-        self.filter = filter
+        super().__init__(filter)
         self.filter_out_row = False
 
     def reset(self) -> None:
@@ -30,30 +50,17 @@ class SkipFilter(Filter):
             self.filter_out_row = True
         return rc
 
-    def transform_cell(self, cell):
-        return self.filter.transform_cell(cell)
-
-    def has_filter_row(self) -> bool:
-        return True
-
     def filter_row(self) -> bool:
         return self.filter_out_row
 
-    def set_reversed(self, reversed: bool) -> None:
-        self.filter.set_reversed(reversed)
-        self.reversed = reversed
 
-    def __repr__(self) -> str:
-        return f"SkipFilter({self.filter!r})"
-
-
-class WhileMatchFilter(Filter):
+class WhileMatchFilter(_Wrapper):
     """Ends the region's scan the first time the wrapped filter rejects anything: a row key,
     a cell (any code but INCLUDE) or a row. Rows before that point come back as usual; the
     row being read when it happens keeps the cells included so far."""
 
     def __init__(self, filter: Filter):
-        self.filter = filter
+        super().__init__(filter)
         self.done = False
 
     def reset(self) -> None:
@@ -75,20 +82,7 @@ class WhileMatchFilter(Filter):
             self.done = True
         return rc
 
-    def transform_cell(self, cell):
-        return self.filter.transform_cell(cell)
-
-    def has_filter_row(self) -> bool:
-        return True
-
     def filter_row(self) -> bool:
         value = self.filter.filter_row()
         self.done = self.done or value
         return value
-
-    def set_reversed(self, reversed: bool) -> None:
-        self.filter.set_reversed(reversed)
-        self.reversed = reversed
-
-    def __repr__(self) -> str:
-        return f"WhileMatchFilter({self.filter!r})"
