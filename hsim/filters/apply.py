@@ -62,7 +62,7 @@ def next_row(filt: Filter, row: bytes, cells: list, max_versions: int | None = N
     append = results.append
     filter_cell = filt.filter_cell
     all_remaining = filt.filter_all_remaining
-    transform = filt.transform_cell
+    transform = filt.transform_cell if filt.may_transform() else None
     cap = max_versions if max_versions is not None else -1
     col_family = col_qualifier = None  # the column INCLUDE counts are for
     col_count = 0
@@ -80,7 +80,7 @@ def next_row(filt: Filter, row: bytes, cells: list, max_versions: int | None = N
                 if col_count > cap:
                     i = _next_column(cells, i, n)
                     continue
-            append(transform(c))
+            append(c if transform is None else transform(c))
             i += 1
         elif rc is SKIP:
             i += 1
@@ -89,10 +89,10 @@ def next_row(filt: Filter, row: bytes, cells: list, max_versions: int | None = N
         elif rc is NEXT_ROW:
             i = _next_family(cells, i, n)
         elif rc is INCLUDE_AND_NEXT_COL:
-            append(transform(c))
+            append(c if transform is None else transform(c))
             i = _next_column(cells, i, n)
         elif rc is INCLUDE_AND_SEEK_NEXT_ROW:
-            append(transform(c))
+            append(c if transform is None else transform(c))
             i = _next_family(cells, i, n)
         elif rc is HINT:
             i = _seek(cells, i, n, filt.get_next_cell_hint(c))

@@ -57,6 +57,10 @@ class Filter:
     def transform_cell(self, cell):
         return cell
 
+    def may_transform(self) -> bool:
+        """Whether transform_cell can change a cell (lets drivers skip the no-op call)."""
+        return type(self).transform_cell is not Filter.transform_cell
+
     def filter_row_cells(self, cells: list) -> list:
         """Last edit of the row's kept cells (returns the list to keep)."""
         return cells

@@ -108,6 +108,14 @@ class RegexStringComparator(ByteArrayComparable):
     def compare_to(self, data: bytes) -> int:
         return 0 if self._search(data.decode(self.charset, "replace")) else 1
 
+    def out_predicate(self, op: CompareOperator):
+        search, charset = self._search, self.charset
+        if op is CompareOperator.EQUAL:
+            return lambda data: search(data.decode(charset, "replace")) is None
+        if op is CompareOperator.NOT_EQUAL:
+            return lambda data: search(data.decode(charset, "replace")) is not None
+        return None
+
     def __repr__(self) -> str:
         return f"RegexStringComparator({self.expr!r})"
 
@@ -124,6 +132,14 @@ class SubstringComparator(ByteArrayComparable):
 
     def compare_to(self, data: bytes) -> int:
         return 0 if self.substr in data.decode("utf-8", "replace").lower() else 1
+
+    def out_predicate(self, op: CompareOperator):
+        substr = self.substr
+        if op is CompareOperator.EQUAL:
+            return lambda data: substr not in data.decode("utf-8", "replace").lower()
+        if op is CompareOperator.NOT_EQUAL:
+            return lambda data: substr in data.decode("utf-8", "replace").lower()
+        return None
 
     def __repr__(self) -> str:
         return f"SubstringComparator({self.substr!r})"

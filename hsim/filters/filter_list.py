@@ -82,6 +82,7 @@ class FilterList(Filter):
             if not isinstance(f, Filter):
                 raise InvalidArgumentError(f"not a filter: {f!r}")
         self._and = operator is Operator.MUST_PASS_ALL
+        self._transforms = any(f.may_transform() for f in self.filters)
         n = len(self.filters)
         self._hint_filters: list = []  # AND: sub-filters that asked to seek, this cell
         self._included = [self._and] * n  # sub-filters whose transform applies, this cell
@@ -110,6 +111,7 @@ class FilterList(Filter):
 
     def add_filter(self, f: Filter) -> None:
         self.filters.append(f)
+        self._transforms = self._transforms or f.may_transform()
         self._included.append(self._and)
         self._prev_rc.append(None)
         self._prev_cell.append(None)
@@ -126,11 +128,19 @@ class FilterList(Filter):
             self._prev_cell = [None] * n
 
     def filter_all_remaining(self) -> bool:
-        if not self.filters:
+        # Asked for every cell (by the scanner and by enclosing lists): plain loops.
+        filters = self.filters
+        if not filters:
             return False
         if self._and:
-            return any(f.filter_all_remaining() for f in self.filters)
-        return all(f.filter_all_remaining() for f in self.filters)
+            for f in filters:
+                if f.filter_all_remaining():
+                    return True
+            return False
+        for f in filters:
+            if not f.filter_all_remaining():
+                return False
+        return True
 
     def filter_row_key(self, row: bytes) -> bool:
         if not self.filters:
@@ -150,13 +160,8 @@ class FilterList(Filter):
 
     def filter_cell(self, cell) -> RC:
         filters = self.filters
-        if not filters:
-            return _INCLUDE
-        if self._and:
-            return self._filter_cell_and(cell, filters)
-        return self._filter_cell_or(cell, filters)
-
-    def _filter_cell_and(self, cell, filters) -> RC:
+        if not self._and:
+            return self._filter_cell_or(cell, filters) if filters else _INCLUDE
         rc = _INCLUDE
         merge = MERGE_AND
         for f in filters:
@@ -181,7 +186,8 @@ class FilterList(Filter):
             included[i] = False
             if f.filter_all_remaining():
                 continue
-            local = self._code_from_previous(f, cell, prev_cell[i], prev_rc[i])
+            prev = prev_cell[i]  # None after INCLUDE and SKIP: just ask the sub-filter
+            local = None if prev is None else self._code_from_previous(f, cell, prev, prev_rc[i])
             if local is None:
                 local = f.filter_cell(cell)
             prev_rc[i] = local
@@ -207,7 +213,12 @@ class FilterList(Filter):
         # NEXT_ROW, INCLUDE_AND_SEEK_NEXT_ROW: rows are the same until reset()
         return RC.NEXT_ROW if prev[FAMILY] == cell[FAMILY] else None
 
+    def may_transform(self) -> bool:
+        return self._transforms
+
     def transform_cell(self, cell):
+        if not self._transforms:
+            return cell
         for f, included in zip(self.filters, self._included):
             if included:
                 cell = f.transform_cell(cell)

@@ -21,6 +21,9 @@ class _Wrapper(Filter):
     def transform_cell(self, cell):
         return self.filter.transform_cell(cell)
 
+    def may_transform(self) -> bool:
+        return self.filter.may_transform()
+
     def has_filter_row(self) -> bool:
         return True
 
