@@ -57,6 +57,8 @@ class Store:
         self.counters = StoreCounters()
         self.policy = ExploringCompactionPolicy(config)
         self._file_counter = 0
+        # A list while an `explain` watches this store: reads append what they did (see _traced)
+        self.trace: list | None = None
 
     # --- writes ---------------------------------------------------------------------------------
     def add(self, cell) -> int:
@@ -78,33 +80,44 @@ class Store:
 
     def get(self, row: bytes, query: ScanQuery, now: int, io: IOCounters) -> list:
         """The visible cells of one row in this family (a Get is a one-row scan)."""
+        trace = self.trace
         tr_min, tr_max = query.time_range
-        cells = self.memstore.row_cells(row) if self._memstore_passes(tr_min, tr_max) else []
+        use_memstore = self._memstore_passes(tr_min, tr_max)
+        cells = self.memstore.row_cells(row) if use_memstore else []
+        if trace is not None:
+            mark = len(trace)
+            trace.append(("memstore", self.name, len(cells) if use_memstore else None))
         sources = 1 if cells else 0
         cutoff = self._expired_cutoff(now, query.raw)
         one_column = None
         if query.columns is not None and len(query.columns) == 1:
             (one_column,) = query.columns
         for sf in self.files:
+            fio = io if trace is None else _traced(trace, self.name, sf)
             if not sf.in_row_range(row):
-                io.files_skipped_key_range += 1
+                fio.files_skipped_key_range += 1
                 continue
             if not sf.passes_time_range(tr_min, tr_max, cutoff):
-                io.files_skipped_time_range += 1
+                fio.files_skipped_time_range += 1
                 continue
-            if not sf.reader.passes_bloom(row, one_column, io):
-                io.files_skipped_bloom += 1
+            if not sf.reader.passes_bloom(row, one_column, fio):
+                fio.files_skipped_bloom += 1
                 continue
-            found = sf.get_row(row, io)
+            found = sf.get_row(row, fio)
             if found:
                 cells.extend(found)
                 sources += 1
         if sources > 1:
             cells.sort()
+        if trace is not None:
+            _add_traced(trace, mark, io)
         io.cells_scanned += len(cells)
         if not cells:
             return cells
-        return UserMatcher(self.family, query, now).match(cells)
+        visible = UserMatcher(self.family, query, now).match(cells)
+        if trace is not None:
+            trace.append(("match", self.name, cells, visible))
+        return visible
 
     def scan(self, start_row: bytes | None, stop_row: bytes | None, query: ScanQuery, now: int,
              io: IOCounters, reversed: bool = False):
@@ -117,28 +130,36 @@ class Store:
             lo, hi = stop_row, start_row
         else:
             lo, hi = start_row, stop_row
+        trace = self.trace
+        if trace is not None:
+            mark = len(trace)
+            trace.append(("memstore", self.name, 0 if use_memstore else None))
         files = []
         for sf in self.files:
+            fio = io if trace is None else _traced(trace, self.name, sf)
             if not sf.overlaps(lo, None if hi is None else hi + (b"\x00" if reversed else b"")):
-                io.files_skipped_key_range += 1
+                fio.files_skipped_key_range += 1
             elif not sf.passes_time_range(tr_min, tr_max, cutoff):
-                io.files_skipped_time_range += 1
+                fio.files_skipped_time_range += 1
             else:
-                files.append(sf)
+                files.append((sf, fio))
         match = UserMatcher(self.family, query, now).match
         if reversed:
             sources = []
             if use_memstore:
                 for src in self.memstore.scan_sources_reversed(start_row):
                     sources.append(scanner.memstore_rows_reversed(src, stop_row))
-            for sf in files:
-                sources.append(sf.scan_reversed_rows(start_row, stop_row, io))
+            for sf, fio in files:
+                sources.append(sf.scan_reversed_rows(start_row, stop_row, fio))
             rows = scanner.rows_reversed(sources)
         else:
             sources = self.memstore.scan_sources(start_row) if use_memstore else []
-            for sf in files:
-                sources.append(sf.scan(start_row, io))
+            for sf, fio in files:
+                sources.append(sf.scan(start_row, fio))
             rows = scanner.rows_forward(sources, stop_row)
+        if trace is not None:
+            yield from _traced_rows(rows, match, io, trace, mark, self.name)
+            return
         for row, cells in rows:
             io.cells_scanned += len(cells)
             visible = match(cells)
@@ -303,3 +324,32 @@ class Store:
         c.cells_dropped_expired += dropped["expired"]
         c.cells_dropped_versions += dropped["versions"]
         c.markers_dropped += dropped["markers"]
+
+
+# --- tracing for `explain` (hsim.inspect) ---------------------------------------------------------
+def _traced(trace: list, family: bytes, sf: StoreFile) -> IOCounters:
+    """A file's own counters for a traced read, recorded as ("file", family, name, counters) so
+    the caller sees what each file cost; the read adds them to its `io` when it is done."""
+    fio = IOCounters()
+    trace.append(("file", family, sf.name, fio))
+    return fio
+
+
+def _add_traced(trace: list, mark: int, io: IOCounters) -> None:
+    for entry in trace[mark:]:
+        if entry[0] == "file":
+            io.add(entry[3])
+
+
+def _traced_rows(rows, match, io: IOCounters, trace: list, mark: int, family: bytes):
+    """The scan loop of a traced read: records each row's cells and what the matcher kept."""
+    files_end = len(trace)
+    try:
+        for row, cells in rows:
+            io.cells_scanned += len(cells)
+            visible = match(cells)
+            trace.append(("match", family, cells, visible))
+            if visible:
+                yield row, visible
+    finally:
+        _add_traced(trace[:files_end], mark, io)
