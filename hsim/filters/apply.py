@@ -119,12 +119,16 @@ def scan_rows(
     filt_factory: Callable[[], Filter],
     rows: Iterable[tuple[bytes, list]],
     max_versions: int | None = None,
+    reversed: bool = False,
 ) -> Iterator[tuple[bytes, list]]:
     """Filter one region's rows: yields (row, kept cells) and stops pulling rows as soon as
     the filter ends the scan. Call it once per region with a factory giving a fresh filter
     (e.g. `lambda: fresh(f)`), so that per-region state such as PageFilter's count starts
-    over in every region."""
+    over in every region. `reversed` tells the filter that rows come in descending order
+    (Scan.setReversed: PrefixFilter and InclusiveStopFilter end the scan the other way)."""
     filt = filt_factory()
+    if reversed:
+        filt.set_reversed(True)
     for row, cells in rows:
         kept, more = next_row(filt, row, cells, max_versions)
         if kept is not None:

@@ -1,7 +1,16 @@
 """The row driver (hsim.filters.apply): each ReturnCode honoured as a region scanner does,
 the version cap after the filter, the order of the row-level calls, scan_rows and fresh."""
 
-from hsim.filters import Filter, PageFilter, ReturnCode, apply_to_row, fresh, next_row, scan_rows
+from hsim.filters import (
+    Filter,
+    PageFilter,
+    ReturnCode,
+    apply_to_row,
+    fresh,
+    next_row,
+    parse_filter,
+    scan_rows,
+)
 from hsim.filters.base import first_on_row_col
 
 from ._rows import cell, show, table
@@ -193,3 +202,10 @@ def test_fresh_copies_have_independent_state():
     apply_to_row(a, b"r", [cell("r", "f:a", 1, "x")])
     assert a.filter_all_remaining() and not b.filter_all_remaining()
     assert not page.filter_all_remaining()
+
+
+def test_fresh_copies_a_used_filter_list_that_remembers_cells():
+    f = parse_filter("ColumnPrefixFilter('b') OR ColumnPrefixFilter('c')")
+    apply_to_row(f, *ROW)  # the OR list now holds the last cells its sub-filters saw
+    copy = fresh(f)
+    assert show(apply_to_row(copy, *ROW, 1)) == ["f1:b@1=b1", "f1:c@1=c1"]

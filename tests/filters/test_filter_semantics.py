@@ -172,14 +172,14 @@ def test_prefix_filter_keeps_prefixed_rows_and_ends_after_them():
 
 
 def test_prefix_filter_reversed_scan():
-    f = PrefixFilter(b"ab")
-    f.set_reversed(True)
-    out = [r for r, _ in scan_rows(lambda: f, iter(KEYS[::-1]))]
+    out = [r for r, _ in scan_rows(lambda: PrefixFilter(b"ab"), iter(KEYS[::-1]), 1, True)]
     assert out == [b"abc", b"ab2", b"ab1"]  # stops at "aa" (sorts before the prefix)
 
 
 def test_inclusive_stop_filter_includes_the_stop_row():
     assert list(scan(InclusiveStopFilter(b"ab2"), KEYS)) == ["a", "aa", "ab1", "ab2"]
+    backwards = scan_rows(lambda: InclusiveStopFilter(b"ab2"), iter(KEYS[::-1]), 1, True)
+    assert [r for r, _ in backwards] == [b"c", b"b", b"abc", b"ab2"]
 
 
 @pytest.mark.parametrize("spec,rows", [
@@ -219,6 +219,29 @@ def test_qualifier_filter_always_passes_the_empty_qualifier():
         "r1": ["f:@1=empty-qualifier", "f:berry@2=new"]}
     assert scan(parse_filter("QualifierFilter(=, 'regexstring:rr')"), MIXED)["r1"] == [
         "f:@1=empty-qualifier", "f:berry@2=new", "g:cherry@1=dark"]
+
+
+@pytest.mark.parametrize("spec,expected", [
+    ("FamilyFilter(=, 'binary:g')", ["g:cherry@1=dark"]),
+    ("FamilyFilter(<, 'binary:g')", ["f:@1=empty-qualifier", "f:apple@1=Red Apple",
+                                     "f:berry@2=new"]),
+    ("FamilyFilter(=, 'binaryprefix:h')", ["h:date@1=sweet"]),
+    ("FamilyFilter(!=, 'regexstring:^[fg]$')", ["h:date@1=sweet"]),
+    ("FamilyFilter(=, 'substring:G')", ["g:cherry@1=dark"]),
+    ("QualifierFilter(>, 'binary:b')", ["f:@1=empty-qualifier", "f:berry@2=new",
+                                       "g:cherry@1=dark", "h:date@1=sweet"]),
+    ("QualifierFilter(=, 'binaryprefix:ch')", ["f:@1=empty-qualifier", "g:cherry@1=dark"]),
+    ("QualifierFilter(=, 'substring:ERR')", ["f:@1=empty-qualifier", "f:berry@2=new",
+                                            "g:cherry@1=dark"]),
+    ("ValueFilter(<, 'binary:e')", ["f:apple@1=Red Apple", "g:cherry@1=dark"]),
+    ("ValueFilter(=, 'binaryprefix:sw')", ["h:date@1=sweet"]),
+    ("ValueFilter(=, 'regexstring:^[a-z]+$')", ["f:berry@2=new", "g:cherry@1=dark",
+                                                "h:date@1=sweet"]),
+    # the newest berry version fails, the older one passes and is returned
+    ("ValueFilter(!=, 'substring:E')", ["f:berry@1=old", "g:cherry@1=dark"]),
+])
+def test_family_qualifier_value_filters_with_each_comparator(spec, expected):
+    assert scan(parse_filter(spec), MIXED).get("r1", []) == expected
 
 
 def test_value_filter_with_substring_is_case_insensitive():
