@@ -40,6 +40,21 @@ class Filter:
 
     reversed = False  # Filter.reversed, set for reversed scans (PrefixFilter, InclusiveStopFilter)
 
+    # State a filter builds up while scanning, with its initial value. A copy (`fresh`,
+    # pickle) leaves it out, as HBase ships only a filter's arguments to each region.
+    _STATE: dict = {}
+
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        for name in self._STATE:
+            state.pop(name, None)
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        for name, initial in self._STATE.items():
+            setattr(self, name, initial)
+
     def reset(self) -> None:
         """Forget per-row state; called before each row."""
 

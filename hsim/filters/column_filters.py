@@ -61,6 +61,8 @@ class MultipleColumnPrefixFilter(Filter):
     As in HBase, only the largest prefix sorting at or before the qualifier is tried, so
     with overlapping prefixes ("a" and "ab") a qualifier like "ac" is not matched."""
 
+    _STATE = {"hint": None}
+
     def __init__(self, *prefixes):
         if len(prefixes) == 1 and isinstance(prefixes[0], (list, tuple)):
             prefixes = tuple(prefixes[0])
@@ -132,6 +134,8 @@ class ColumnCountGetFilter(Filter):
     """The first `limit` columns of a row (one version each). Meant for gets: once a row
     has more columns, filter_all_remaining turns true and a scan ends after that row."""
 
+    _STATE = {"count": 0}
+
     def __init__(self, limit: int):
         self.limit = _non_negative("limit", limit)
         self.count = 0
@@ -157,6 +161,8 @@ class ColumnPaginationFilter(Filter):
     """`limit` columns of each row (newest version each), starting at column number
     `offset`, or at the first qualifier >= `column_offset` when that is given instead.
     Columns are counted across families."""
+
+    _STATE = {"count": 0}
 
     def __init__(self, limit: int, offset: int | None = None, column_offset=None):
         self.limit = _non_negative("limit", limit)

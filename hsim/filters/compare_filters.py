@@ -35,6 +35,8 @@ class CompareFilter(Filter):
 class RowFilter(CompareFilter):
     """Keeps rows whose key passes; decided once per row in filter_row_key."""
 
+    _STATE = {"filter_out_row": False}
+
     def __init__(self, op, comparator):
         super().__init__(op, comparator)
         self.filter_out_row = False

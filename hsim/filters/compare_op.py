@@ -2,8 +2,9 @@
 
 The operator reads "cell OP comparator value": ValueFilter(LESS, BinaryComparator(b"m"))
 keeps values below "m". A comparator's compare_to(cell_bytes) returns the sign of
-comparator_value - cell_bytes (ByteArrayComparable.compareTo), so `filters_out` is true
-when the operator's relation does *not* hold, exactly as CompareFilter.compare.
+comparator_value - cell_bytes (ByteArrayComparable.compareTo), and the predicate built by
+`out_predicate` is true ("filter the cell out") when the operator's relation does *not*
+hold, exactly as CompareFilter.compare.
 """
 
 from __future__ import annotations

@@ -19,6 +19,8 @@ class PrefixFilter(Filter):
     """Keeps rows starting with `prefix`. Once the scan has passed the prefix (a row sorts
     after it; before it on a reversed scan) the region scan ends."""
 
+    _STATE = {"passed_prefix": False, "filter_out_row": True}
+
     def __init__(self, prefix):
         self.prefix = to_bytes_arg(prefix)
         self.passed_prefix = False
@@ -55,6 +57,8 @@ class PrefixFilter(Filter):
 class InclusiveStopFilter(Filter):
     """Ends the scan after `stop_row` (which is included), unlike a scan's exclusive stop."""
 
+    _STATE = {"done": False}
+
     def __init__(self, stop_row):
         self.stop_row = to_bytes_arg(stop_row)
         self.done = False
@@ -79,6 +83,8 @@ class PageFilter(Filter):
     """Stops a region's scan once `page_size` rows passed. The count is per filter instance
     and every region gets its own copy, so a multi-region scan can return more rows than
     `page_size` (as in HBase; the client must stop on its own)."""
+
+    _STATE = {"rows_accepted": 0}
 
     def __init__(self, page_size: int):
         if not isinstance(page_size, int) or page_size < 0:
@@ -106,6 +112,8 @@ class PageFilter(Filter):
 class FirstKeyOnlyFilter(Filter):
     """Only the first cell of each row (of each family: NEXT_ROW leaves one family, but
     every later cell of the row gets NEXT_ROW too). The shell's `count` uses it."""
+
+    _STATE = {"found": False}
 
     def __init__(self):
         self.found = False

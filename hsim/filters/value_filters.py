@@ -23,6 +23,8 @@ class SingleColumnValueFilter(Filter):
     failing row is left at once (NEXT_ROW); otherwise any passing version lets the row
     through."""
 
+    _STATE = {"found_column": False, "matched_column": False}
+
     def __init__(self, family, qualifier, op, comparator, filter_if_missing: bool = False,
                  latest_version_only: bool = True):
         self.family = to_bytes_arg(family)
@@ -75,6 +77,8 @@ class SingleColumnValueExcludeFilter(SingleColumnValueFilter):
 class ColumnValueFilter(Filter):
     """Returns only the cells of (family, qualifier) whose value passes; nothing else of the
     row. Once the column was seen, the rest of the row (in that family) is skipped."""
+
+    _STATE = {"column_found": False}
 
     def __init__(self, family, qualifier, op, comparator):
         self.family = to_bytes_arg(family)

@@ -39,6 +39,8 @@ class SkipFilter(_Wrapper):
     """Drops the whole row as soon as the wrapped filter does not INCLUDE one of its cells
     (e.g. SKIP ValueFilter(!=, 'binary:0') drops every row holding a 0 value)."""
 
+    _STATE = {"filter_out_row": False}
+
     def __init__(self, filter: Filter):
         super().__init__(filter)
         self.filter_out_row = False
@@ -61,6 +63,8 @@ class WhileMatchFilter(_Wrapper):
     """Ends the region's scan the first time the wrapped filter rejects anything: a row key,
     a cell (any code but INCLUDE) or a row. Rows before that point come back as usual; the
     row being read when it happens keeps the cells included so far."""
+
+    _STATE = {"done": False}
 
     def __init__(self, filter: Filter):
         super().__init__(filter)

@@ -209,3 +209,16 @@ def test_fresh_copies_a_used_filter_list_that_remembers_cells():
     apply_to_row(f, *ROW)  # the OR list now holds the last cells its sub-filters saw
     copy = fresh(f)
     assert show(apply_to_row(copy, *ROW, 1)) == ["f1:b@1=b1", "f1:c@1=c1"]
+
+
+def test_fresh_leaves_scan_state_behind_as_hbase_ships_only_arguments():
+    rows = table({"a": [("f:x", 1, "1")], "b": [("f:x", 1, "0")], "c": [("f:x", 1, "1")]})
+    used = parse_filter("PageFilter(1) AND WHILE ValueFilter(=, 'binary:1')"
+                        " AND PrefixFilter('a')")
+    assert [r for r, _ in scan_rows(lambda: used, iter(rows))] == [b"a"]
+    assert used.filter_all_remaining()
+    again = fresh(used)
+    assert not again.filter_all_remaining()
+    assert [r for r, _ in scan_rows(lambda: again, iter(rows))] == [b"a"]
+    page, whl, prefix = again.filters
+    assert page.page_size == 1 and prefix.prefix == b"a"
