@@ -40,8 +40,8 @@ class Filter:
 
     reversed = False  # Filter.reversed, set for reversed scans (PrefixFilter, InclusiveStopFilter)
 
-    # State a filter builds up while scanning, with its initial value. A copy (`fresh`,
-    # pickle) leaves it out, as HBase ships only a filter's arguments to each region.
+    # State a filter builds up while scanning, with its initial value. A copy (`fresh`)
+    # leaves it out, as HBase ships only a filter's arguments to each region.
     _STATE: dict = {}
 
     def __getstate__(self):

@@ -15,7 +15,6 @@ stateful sub-filter sees each cell the way it would on its own.
 
 from __future__ import annotations
 
-import copy
 import enum
 
 from hsim.cell import FAMILY, QUALIFIER
@@ -83,8 +82,14 @@ class FilterList(Filter):
                 raise InvalidArgumentError(f"not a filter: {f!r}")
         self._and = operator is Operator.MUST_PASS_ALL
         self._transforms = any(f.may_transform() for f in self.filters)
+        self._forget()
+
+    _MEMORY = ("_hint_filters", "_included", "_prev_rc", "_prev_cell")
+
+    def _forget(self) -> None:
+        """Start the per-row memory afresh."""
         n = len(self.filters)
-        self._hint_filters: list = []  # AND: sub-filters that asked to seek, this cell
+        self._hint_filters: list = []  # AND: the sub-filter that asked to seek, this cell
         self._included = [self._and] * n  # sub-filters whose transform applies, this cell
         self._prev_rc: list = [None] * n  # OR: last code and cell per sub-filter
         self._prev_cell: list = [None] * n
@@ -96,18 +101,16 @@ class FilterList(Filter):
             return cls(operator, left.filters + [right])
         return cls(operator, [left, right])
 
-    def __deepcopy__(self, memo):
-        """A copy for another region: the sub-filters copied, the per-row memory (which
-        holds Cells, and reset() clears anyway) started afresh."""
-        clone = copy.copy(self)
-        memo[id(self)] = clone
-        clone.filters = copy.deepcopy(self.filters, memo)
-        n = len(clone.filters)
-        clone._hint_filters = []
-        clone._included = [self._and] * n
-        clone._prev_rc = [None] * n
-        clone._prev_cell = [None] * n
-        return clone
+    def __getstate__(self):
+        # A copy keeps the sub-filters, not the per-row memory (which holds Cells).
+        state = super().__getstate__()
+        for name in self._MEMORY:
+            state.pop(name, None)
+        return state
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        self._forget()
 
     def add_filter(self, f: Filter) -> None:
         self.filters.append(f)
@@ -120,12 +123,7 @@ class FilterList(Filter):
     def reset(self) -> None:
         for f in self.filters:
             f.reset()
-        n = len(self.filters)
-        self._hint_filters = []
-        if not self._and:
-            self._included = [False] * n
-            self._prev_rc = [None] * n
-            self._prev_cell = [None] * n
+        self._forget()
 
     def filter_all_remaining(self) -> bool:
         # Asked for every cell (by the scanner and by enclosing lists): plain loops.
