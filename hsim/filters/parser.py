@@ -115,7 +115,9 @@ def parse_filter(filter_string: str | bytes) -> Filter:
                 had_open = any(op == "(" for op, _ in ops)
                 top = ops[-1][0]
                 while top != "(":
-                    stack.append(_pop_arguments(ops, stack))
+                    # (HBase dies on an empty stack here; it is the same mismatch)
+                    if ops:
+                        stack.append(_pop_arguments(ops, stack))
                     if not ops:
                         raise _error(_MISMATCHED_GROUP if had_open else _MISMATCHED, i)
                     top = ops.pop()[0]

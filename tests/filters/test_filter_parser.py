@@ -2,6 +2,8 @@
 quoting, precedence and whitespace rule, and each kind of error with its position."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hsim.errors import FilterParseError
 from hsim.filters import (
@@ -267,6 +269,7 @@ def test_hbase_parser_quirk_inside_parentheses():
     # parentheses and operators
     (f"{A})", "Mismatched parenthesis", 17),
     (f"{A} AND {B})", "Mismatched parenthesis", 39),
+    (f"{A} OR {B} AND {C})", "Mismatched parenthesis", 60),
     ("()", "Incorrect Filter String: no filter", 0),
     ("", "Incorrect Filter String: no filter", 0),
     (f"{A} AND", "no ')' ends this filter", 18),
@@ -286,3 +289,18 @@ def test_errors_name_the_problem_and_position(text, message, position):
     assert err.value.position == position
     assert f"at position {position}" in str(err.value)
     assert "IllegalArgumentException" in str(err.value)
+
+
+# --- robustness ---------------------------------------------------------------------------
+TOKENS = ["PrefixFilter('a')", "KeyOnlyFilter()", "ValueFilter(=, 'binary:x')", "PageFilter(2)",
+          " AND ", " OR ", "SKIP ", "WHILE ", "(", ")", " ", "'", "''", ",", "Foo(", "1", "\t"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(TOKENS), max_size=8) | st.text(max_size=30))
+def test_any_string_parses_or_raises_filter_parse_error(parts):
+    text = parts if isinstance(parts, str) else "".join(parts)
+    try:
+        parse_filter(text)
+    except FilterParseError as e:
+        assert 0 <= e.position <= len(text.encode("utf-8"))
