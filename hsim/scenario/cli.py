@@ -1,0 +1,145 @@
+"""`hsim list` and `hsim run NAME|PATH [options]`.
+
+Every problem (unknown scenario, a broken scenario file, a bad option, a scenario that raises)
+is one line on stderr and a non-zero exit; --debug shows the traceback instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import traceback
+from pathlib import Path
+
+from hsim.errors import HsimError
+from hsim.scenario.errors import ScenarioError, ScenarioFailed
+
+FORMATS = ("table", "json", "markdown")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # argparse prints usage and exits; we want one line
+        raise ScenarioError(message)
+
+
+def _parser() -> _Parser:
+    p = _Parser(prog="hsim run", description="Run a scenario: each variant on a fresh "
+                "simulated cluster; prints a comparison and writes report.json, report.md "
+                "and plots.")
+    p.add_argument("scenario", help="a name from `hsim list`, or a path to a scenario file")
+    p.add_argument("--ops", help="operations per variant: a number, or a size the scenario "
+                   "names (small, default)")
+    p.add_argument("--seed", type=int, help="random seed (same seed, same report)")
+    p.add_argument("--scale", help="Config().scaled factor for HBase's sizes, e.g. 0.004 or 1/256")
+    p.add_argument("--servers", type=int, help="region servers per cluster")
+    p.add_argument("--out", help="report directory (default: hsim-report/NAME)")
+    p.add_argument("--format", choices=FORMATS, default="table",
+                   help="what to print: the table, report.json or report.md")
+    p.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                   help="a scenario parameter (repeatable)")
+    p.add_argument("--variants", help="run only these variants (comma-separated)")
+    p.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--debug", action="store_true", help="show tracebacks")
+    return p
+
+
+def _scale(text):
+    if text is None:
+        return None
+    try:
+        if "/" in text:
+            num, den = text.split("/", 1)
+            return float(num) / float(den)
+        return float(text)
+    except (ValueError, ZeroDivisionError):
+        raise ScenarioError(f"--scale {text!r} is not a number (e.g. 0.004 or 1/256)") from None
+
+
+def _params(items: list[str]) -> dict:
+    out = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ScenarioError(f"--param {item!r}: expected KEY=VALUE")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def main_run(argv: list[str]) -> int:
+    debug = "--debug" in argv
+    try:
+        return _run(argv)
+    except KeyboardInterrupt:
+        print("hsim run: interrupted", file=sys.stderr)
+        return 130
+    except (ScenarioError, HsimError) as e:
+        if debug:
+            traceback.print_exception(e.error if isinstance(e, ScenarioFailed) else e)
+        hint = " (--debug shows the traceback)" if isinstance(e, ScenarioFailed) else ""
+        print(f"hsim run: {e}{hint}", file=sys.stderr)
+        return 1
+    except Exception as e:  # a bug in hsim itself: still one line unless --debug
+        if debug:
+            traceback.print_exc()
+        print(f"hsim run: internal error: {type(e).__name__}: {e} (--debug shows the "
+              "traceback)", file=sys.stderr)
+        return 1
+
+
+def _run(argv: list[str]) -> int:
+    if any(a in ("-h", "--help") for a in argv):
+        _parser().print_help()
+        return 0
+    args = _parser().parse_args(argv)
+    from rich.console import Console
+
+    from hsim.scenario.loader import load_scenario
+    from hsim.scenario.markdown import to_markdown
+    from hsim.scenario.runner import run_scenario
+    from hsim.scenario.terminal import ProgressBar, print_report, report_console
+
+    scenario = load_scenario(args.scenario)
+    out = Path(args.out) if args.out else Path("hsim-report") / scenario.name
+    err = Console(stderr=True)
+    show_progress = not args.no_progress and err.is_terminal
+    kwargs = dict(ops=args.ops, seed=args.seed, scale=_scale(args.scale), servers=args.servers,
+                  params=_params(args.param), variants=args.variants, out=out,
+                  plots=not args.no_plots)
+    if show_progress:
+        with ProgressBar(scenario.name, err) as bar:
+            report = run_scenario(scenario, progress=bar.update, **kwargs)
+    else:
+        report = run_scenario(scenario, **kwargs)
+    if args.format == "json":
+        sys.stdout.write(report.to_json())
+    elif args.format == "markdown":
+        sys.stdout.write(to_markdown(report))
+    else:
+        print_report(report, report_console(report))
+    return 0
+
+
+def main_list(argv: list[str]) -> int:
+    if argv and argv[0] in ("-h", "--help"):
+        print("usage: hsim list\n\nThe scenarios `hsim run NAME` knows, with what each shows.")
+        return 0
+    if argv:
+        print(f"hsim list: takes no arguments (got {' '.join(argv)})", file=sys.stderr)
+        return 2
+    from hsim.scenario.loader import load_scenario, scenario_files
+
+    files = scenario_files()
+    if not files:
+        print("hsim list: no scenarios found (looked in the project's scenarios/ and "
+              "./scenarios)", file=sys.stderr)
+        return 1
+    width = max(len(p.stem) for p in files) + 2
+    for p in files:
+        try:
+            s = load_scenario(str(p))
+            text = s.description
+        except ScenarioError as e:
+            text = f"(cannot load: {e})"
+        print(f"{p.stem:<{width}}{text}")
+    return 0

@@ -1,0 +1,186 @@
+"""Run: what a scenario's run function gets for one variant (`ctx`).
+
+It owns the variant's fresh cluster (made on first use from Config().scaled(scale) plus the
+scenario's and the variant's overrides, on a ManualClock that starts at a fixed epoch), the
+variant's seeded random generator, and what the run records: named metrics for the comparison
+table and the claims, (x, y) points for line charts, and a timeline of store files and
+compaction bytes sampled as `tick()` counts operations.
+
+`tick()` is the one call per operation: it moves the clock by `ms_per_op` (so the same seed
+gives the same timestamps, TTL expiries and periodic major compactions), and every so many
+operations samples the timeline, runs the compaction chore when asked, and reports progress.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from hsim.clock import ManualClock
+from hsim.config import Config
+from hsim.scenario.errors import ScenarioError
+from hsim.workloads.costmodel import CostModel, CostReport, ServerLoad
+
+START_MS = 1_700_000_000_000  # every run's clock starts here (2023-11-14T22:13:20Z)
+_LOAD_FIELDS = ("read_requests", "write_requests", "scan_rows", "cache_hits",
+                "blocks_read_from_disk", "bytes_flushed", "bytes_compacted_read",
+                "bytes_compacted_written", "wal_bytes")
+
+
+class Run:
+    def __init__(self, scenario, variant, *, ops: int, seed: int, scale: float, servers: int,
+                 params: dict, on_progress=None, sample_points: int = 40,
+                 cost_model: CostModel | None = None):
+        self.scenario = scenario
+        self.variant = variant
+        self.ops = ops
+        self.seed = seed
+        self.servers = servers
+        self.params = params
+        self.rng = random.Random(f"{seed}:{scenario.name}:{variant.name}")
+        self.config = Config().scaled(scale).replace(**scenario.config, **variant.config)
+        self.clock = ManualClock(START_MS)
+        self.ms_per_op = scenario.ms_per_op
+        self.cost_model = cost_model or CostModel()
+        self.metrics: dict = {}
+        self.labels: dict = {}
+        self.units: dict = {}
+        self.series: dict = {}
+        self.notes: list[str] = []
+        self.timeline: list[dict] = []
+        self.done = 0
+        self._cluster = None
+        self._on_progress = on_progress
+        self._sample_points = sample_points
+        self._chore_every_ms = 0
+        self._next_chore = 0
+        self.expect(ops)
+
+    # --- the cluster -------------------------------------------------------------------------
+    @property
+    def cluster(self):
+        """The variant's cluster, made on first use (a scenario about file formats needs none)."""
+        if self._cluster is None:
+            from hsim.client.cluster import Cluster
+
+            self._cluster = Cluster(region_servers=self.servers, config=self.config,
+                                    clock=self.clock)
+        return self._cluster
+
+    @property
+    def has_cluster(self) -> bool:
+        return self._cluster is not None
+
+    @property
+    def admin(self):
+        return self.cluster.admin
+
+    def table(self, name):
+        return self.cluster.table(name)
+
+    # --- pacing ---------------------------------------------------------------------------------
+    def expect(self, ticks: int) -> None:
+        """How many tick()s this variant will make: paces the timeline and the progress bar."""
+        self._expected = max(1, int(ticks))
+        self._sample_every = max(1, self._expected // self._sample_points)
+        self._progress_every = max(1, self._expected // 100)
+        self._next_sample = self.done + self._sample_every
+        self._next_progress = self.done + self._progress_every
+        self._next_event = min(self._next_sample, self._next_progress)
+
+    def run_compaction_chore_every(self, ms: int) -> None:
+        """Run the cluster's compaction chore (CompactionChecker) each time the clock passes
+        another `ms`: that is where periodic major compactions fire."""
+        self._chore_every_ms = int(ms)
+        self._next_chore = self.clock.now() + self._chore_every_ms
+
+    def tick(self, n: int = 1) -> None:
+        """Count n operations: advance the clock; sample, chore and progress when due."""
+        self.done += n
+        self.clock.advance(self.ms_per_op * n)
+        if self._chore_every_ms and self.clock.now() >= self._next_chore:
+            while self._next_chore <= self.clock.now():
+                self._next_chore += self._chore_every_ms
+            if self._cluster is not None:
+                self._cluster.run_compaction_chore()
+        if self.done >= self._next_event:
+            if self.done >= self._next_sample:
+                self.sample()
+                self._next_sample = self.done + self._sample_every
+            if self.done >= self._next_progress:
+                if self._on_progress is not None:
+                    self._on_progress(min(1.0, self.done / self._expected))
+                self._next_progress = self.done + self._progress_every
+            self._next_event = min(self._next_sample, self._next_progress)
+
+    # --- recording ------------------------------------------------------------------------------
+    def record(self, key: str, value, label: str | None = None, unit: str = "") -> None:
+        """A named result for the comparison table and the claims. `unit`: "%" (a fraction),
+        "B" (bytes), "ms", "x" (a ratio), "ops/s" or free text."""
+        if isinstance(value, float) and math.isnan(value):
+            value = None
+        self.metrics[key] = value
+        self.labels[key] = label or key.replace("_", " ")
+        self.units[key] = unit
+
+    def point(self, series: str, x, y) -> None:
+        """A point of a line chart (one line per variant)."""
+        self.series.setdefault(series, []).append((x, y))
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)
+
+    def sample(self) -> None:
+        """A timeline sample: store files, bytes flushed and compacted, regions, so far."""
+        if self._cluster is None:
+            return
+        m = self._cluster.metrics()
+        s = m.servers
+        self.timeline.append({
+            "ops": self.done,
+            "time_ms": self.clock.now() - START_MS,
+            "store_files": sum(x.store_files for x in s),
+            "bytes_flushed": sum(x.bytes_flushed for x in s),
+            "compaction_bytes_read": sum(x.compaction_bytes_read for x in s),
+            "compaction_bytes_written": sum(x.compaction_bytes_written for x in s),
+            "regions": len(m.regions),
+        })
+
+    # --- cost -----------------------------------------------------------------------------------
+    def loads(self) -> list[ServerLoad]:
+        """Each region server's counts so far, as the cost model takes them."""
+        if self._cluster is None:
+            return []
+        return [ServerLoad.from_metrics(s) for s in self._cluster.metrics().servers]
+
+    def io(self, since: list[ServerLoad] | None = None) -> dict:
+        """The cluster's counts summed over servers (since an earlier `loads()`)."""
+        loads = _delta(self.loads(), since)
+        return {f: sum(getattr(x, f) for x in loads) for f in _LOAD_FIELDS}
+
+    def cost(self, since: list[ServerLoad] | None = None, ops: int | None = None,
+             offered_ops_per_s: float | None = None) -> CostReport:
+        """What the cost model makes of the work done (since an earlier `loads()`)."""
+        return self.cost_model.evaluate(_delta(self.loads(), since), ops=ops,
+                                        offered_ops_per_s=offered_ops_per_s)
+
+    def param(self, key: str):
+        try:
+            return self.params[key]
+        except KeyError:
+            raise ScenarioError(f"scenario {self.scenario.name!r} has no parameter {key!r}") \
+                from None
+
+
+def _delta(now: list[ServerLoad], before: list[ServerLoad] | None) -> list[ServerLoad]:
+    if not before:
+        return now
+    old = {x.server: x for x in before}
+    out = []
+    for x in now:
+        b = old.get(x.server)
+        if b is None:
+            out.append(x)
+        else:
+            out.append(ServerLoad(x.server, *(getattr(x, f) - getattr(b, f) for f in _LOAD_FIELDS)))
+    return out

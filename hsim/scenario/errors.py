@@ -1,0 +1,15 @@
+"""Errors a scenario run reports as one line (the CLI prints them without a traceback)."""
+
+
+class ScenarioError(Exception):
+    """A bad scenario file, a bad option or a claim that reads a metric nobody recorded."""
+
+
+class ScenarioFailed(ScenarioError):
+    """The scenario's own code raised: names the variant, keeps the original for --debug."""
+
+    def __init__(self, scenario: str, where: str, error: BaseException):
+        self.error = error
+        text = str(error).splitlines()[0] if str(error) else ""
+        super().__init__(f"scenario {scenario!r} failed in {where}: "
+                         f"{type(error).__name__}{': ' + text if text else ''}")

@@ -1,0 +1,34 @@
+"""Measurements several scenarios take: where a table's writes landed, and what reading a set
+of key ranges cost."""
+
+from __future__ import annotations
+
+
+def write_spread(cluster, table: str) -> dict:
+    """How a table's writes spread: the busiest server's share, the hotspot ratio over servers
+    (busiest / mean; 1.0 is even), how many regions took writes, and the last region's share."""
+    m = cluster.metrics()
+    shares = m.write_share_per_server()
+    regions = sorted((r for r in m.regions if r.table == table), key=lambda r: r.start_key)
+    total = sum(r.write_requests for r in regions) or 1
+    return {
+        "max_server_write_share": max(shares.values()) if shares else 0.0,
+        "write_hotspot_ratio": m.hotspot_ratio("write"),
+        "regions_written": sum(1 for r in regions if r.write_requests),
+        "regions": len(regions),
+        "last_region_write_share": regions[-1].write_requests / total if regions else 0.0,
+    }
+
+
+def read_ranges(table, ranges, keep=None, limit: int | None = None, reversed: bool = False,
+                **scan_args) -> tuple[int, int]:
+    """Scan each (start, stop) range (b"" = open end); returns (rows read, rows kept), where
+    `keep(cells)` decides which rows the reader wanted (all when None)."""
+    read = kept = 0
+    for start, stop in ranges:
+        for cells in table.scan(start_row=start or None, stop_row=stop or None, limit=limit,
+                                reversed=reversed, **scan_args):
+            read += 1
+            if keep is None or keep(cells):
+                kept += 1
+    return read, kept

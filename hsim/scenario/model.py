@@ -1,0 +1,159 @@
+"""What a scenario file declares: a `Scenario` with its variants, the function that runs one
+variant, the seed claims it checks and any extra charts. The runner does the rest.
+
+    scenario = Scenario("mine", "what it compares", sizes={"small": 1000, "default": 20000})
+    scenario.variant("a", "the first design", config={"compaction_ratio": 1.2}, keys="ts")
+
+    @scenario.run
+    def run(ctx, variant): ...           # ctx: hsim.scenario.context.Run
+
+    @scenario.claim("design a spreads writes", seed="000", section="...", quote="...")
+    def spreads(r):                       # r["a"]["metric"]: what ctx.record stored
+        return r["a"]["hotspot"] < 1.5, f"hotspot ratio {r['a']['hotspot']:.2f}"
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Callable
+
+from hsim.config import Config
+from hsim.scenario.errors import ScenarioError
+from hsim.scenario.seeds import seed_document
+
+_CONFIG_FIELDS = {f.name for f in dataclasses.fields(Config)}
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One design under comparison: Config overrides for its cluster and free parameters."""
+
+    name: str
+    description: str = ""
+    config: dict = field(default_factory=dict)
+    params: dict = field(default_factory=dict)
+
+    def __getitem__(self, key):
+        try:
+            return self.params[key]
+        except KeyError:
+            raise ScenarioError(f"variant {self.name!r} has no parameter {key!r}") from None
+
+
+@dataclass(frozen=True)
+class SeedQuote:
+    document: str  # "000" .. "004"
+    section: str
+    quote: str
+
+    @property
+    def file(self) -> str:
+        return seed_document(self.document)[0]
+
+    @property
+    def title(self) -> str:
+        return seed_document(self.document)[1]
+
+
+@dataclass(frozen=True)
+class Claim:
+    title: str
+    seed: SeedQuote
+    check: Callable
+    needs: tuple  # variants the check reads; the claim is skipped when one was not run
+
+
+@dataclass(frozen=True)
+class Chart:
+    """An extra plot: "bar" draws recorded metrics per variant, "line" draws ctx.point series."""
+
+    kind: str
+    name: str
+    title: str
+    metrics: tuple = ()
+    series: str = ""
+    xlabel: str = ""
+    ylabel: str = ""
+    unit: str = ""
+
+
+class Scenario:
+    """A named comparison. `sizes` maps size names to --ops values ("small" for tests and a
+    "default" that runs in under a minute); `params` are the scenario's own --param options
+    with their defaults."""
+
+    def __init__(self, name: str, description: str, *, sizes: dict, servers: int = 3,
+                 scale: float = 1 / 256, seed: int = 1, ms_per_op: int = 1,
+                 config: dict | None = None, params: dict | None = None,
+                 ops_meaning: str = "operations per variant"):
+        if not name or not description:
+            raise ScenarioError("a scenario needs a name and a one-line description")
+        if "default" not in sizes or "small" not in sizes:
+            raise ScenarioError(f"scenario {name!r}: sizes must name 'small' and 'default'")
+        self.name = name
+        self.description = description
+        self.sizes = dict(sizes)
+        self.servers = servers
+        self.scale = scale
+        self.seed = seed
+        self.ms_per_op = ms_per_op
+        self.config = _check_config(name, config or {})
+        self.params = dict(params or {})
+        self.ops_meaning = ops_meaning
+        self.variants: list[Variant] = []
+        self.claims: list[Claim] = []
+        self.charts: list[Chart] = []
+        self.run_fn: Callable | None = None
+        self.path: str | None = None  # the file it was loaded from
+
+    def __repr__(self) -> str:
+        return f"Scenario({self.name!r}, {len(self.variants)} variants)"
+
+    def variant(self, name: str, description: str = "", *, config: dict | None = None,
+                **params) -> Variant:
+        if any(v.name == name for v in self.variants):
+            raise ScenarioError(f"scenario {self.name!r}: two variants named {name!r}")
+        v = Variant(name, description, _check_config(self.name, config or {}), params)
+        self.variants.append(v)
+        return v
+
+    def run(self, fn: Callable) -> Callable:
+        """Decorator: fn(ctx, variant) runs one variant on ctx's fresh cluster."""
+        self.run_fn = fn
+        return fn
+
+    def claim(self, title: str, *, seed: str, section: str, quote: str,
+              needs: tuple | list | None = None) -> Callable:
+        """Decorator: fn(results) -> (held, detail) checks one seed claim. `needs` lists the
+        variants it reads (default: all)."""
+        src = SeedQuote(seed, section, quote)
+        src.file  # noqa: B018 -- an unknown document number fails at declaration
+
+        def add(fn):
+            self.claims.append(Claim(title, src, fn, tuple(needs) if needs else ()))
+            return fn
+        return add
+
+    def bar_chart(self, name: str, title: str, metrics, unit: str = "") -> None:
+        """A grouped bar chart of recorded metrics, one group per variant."""
+        self.charts.append(Chart("bar", name, title, metrics=tuple(metrics), unit=unit))
+
+    def line_chart(self, name: str, title: str, series: str, xlabel: str = "",
+                   ylabel: str = "") -> None:
+        """One line per variant of the points ctx.point(series, x, y) recorded."""
+        self.charts.append(Chart("line", name, title, series=series, xlabel=xlabel,
+                                 ylabel=ylabel))
+
+    def validate(self) -> None:
+        if self.run_fn is None:
+            raise ScenarioError(f"scenario {self.name!r} has no @scenario.run function")
+        if not self.variants:
+            raise ScenarioError(f"scenario {self.name!r} declares no variants")
+
+
+def _check_config(scenario: str, config: dict) -> dict:
+    unknown = sorted(set(config) - _CONFIG_FIELDS)
+    if unknown:
+        raise ScenarioError(f"scenario {scenario!r}: unknown Config field(s) {', '.join(unknown)}")
+    return dict(config)

@@ -1,0 +1,148 @@
+"""What a scenario run produced: per-variant results, claim verdicts, and the report as JSON.
+
+report.json is the same bytes for the same seed and options; the only lines that differ
+between runs are the ones holding "elapsed_s" (wall-clock time).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+
+from hsim.bytes import to_string_binary
+from hsim.scenario.errors import ScenarioError
+
+HELD, NOT_HELD, NOT_RUN = "held", "did not hold", "not run"
+
+
+@dataclass
+class VariantResult:
+    name: str
+    description: str
+    config: dict
+    params: dict
+    metrics: dict
+    labels: dict
+    units: dict
+    series: dict = field(default_factory=dict)
+    timeline: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+    cluster: dict | None = None
+    elapsed_s: float = 0.0
+
+
+@dataclass
+class ClaimResult:
+    title: str
+    document: str
+    file: str
+    source_title: str
+    section: str
+    quote: str
+    held: bool | None  # None: a variant it needs was not run
+    detail: str
+
+    @property
+    def verdict(self) -> str:
+        return NOT_RUN if self.held is None else (HELD if self.held else NOT_HELD)
+
+
+class Metrics(dict):
+    """One variant's recorded metrics; a missing one is a clear error, not a KeyError."""
+
+    variant = ""
+
+    def __missing__(self, key):
+        raise ScenarioError(f"variant {self.variant!r} recorded no metric {key!r} "
+                            f"(it has: {', '.join(self) or 'none'})")
+
+
+class Results(dict):
+    """variant name -> Metrics: what claim functions and tests read; `options` are the run's
+    options (ops, seed, scale, servers, params)."""
+
+    options: dict = {}
+
+    def __missing__(self, key):
+        raise ScenarioError(f"no variant {key!r} in this run (ran: {', '.join(self)})")
+
+
+@dataclass
+class Report:
+    scenario: str
+    description: str
+    ops_meaning: str
+    options: dict
+    variants: list
+    claims: list
+    elapsed_s: float = 0.0
+    plots: list = field(default_factory=list)
+    out: str | None = None
+
+    @property
+    def results(self) -> Results:
+        out = Results()
+        out.options = self.options
+        for v in self.variants:
+            m = Metrics(v.metrics)
+            m.variant = v.name
+            out[v.name] = m
+        return out
+
+    def variant(self, name: str) -> VariantResult:
+        for v in self.variants:
+            if v.name == name:
+                return v
+        raise ScenarioError(f"no variant {name!r} in this run")
+
+    def to_dict(self) -> dict:
+        return {
+            "scenario": self.scenario,
+            "description": self.description,
+            "options": self.options,
+            "ops_meaning": self.ops_meaning,
+            "claims": [{
+                "title": c.title,
+                "verdict": c.verdict,
+                "detail": c.detail,
+                "seed": {"document": c.file, "what": c.source_title, "section": c.section,
+                         "quote": c.quote},
+            } for c in self.claims],
+            "variants": [{
+                "name": v.name,
+                "description": v.description,
+                "config": v.config,
+                "params": v.params,
+                "metrics": v.metrics,
+                "units": v.units,
+                "notes": v.notes,
+                "series": v.series,
+                "timeline": v.timeline,
+                "cluster": v.cluster,
+                "elapsed_s": round(v.elapsed_s, 3),
+            } for v in self.variants],
+            "plots": self.plots,
+            "elapsed_s": round(self.elapsed_s, 3),
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(jsonable(self.to_dict()), indent=2) + "\n"
+
+
+def jsonable(x):
+    """Plain JSON values: bytes as HBase's toStringBinary, floats to 6 significant digits,
+    inf and nan as null, tuples as lists."""
+    if isinstance(x, float):
+        if math.isnan(x) or math.isinf(x):
+            return None
+        return float(f"{x:.6g}")
+    if isinstance(x, bool) or x is None or isinstance(x, (int, str)):
+        return x
+    if isinstance(x, (bytes, bytearray)):
+        return to_string_binary(bytes(x))
+    if isinstance(x, dict):
+        return {str(k): jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [jsonable(v) for v in x]
+    return str(x)

@@ -1,0 +1,199 @@
+"""Runs a scenario: each variant on a fresh cluster, then the claims over all results, then
+the report files (report.json, report.md, PNG plots) when an output directory is given.
+
+    report = run_scenario("hotspotting", ops="small", out="hsim-report/hotspotting")
+    report.results["timestamp_lead"]["max_server_write_share"]
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from hsim.errors import HsimError
+from hsim.scenario.context import Run
+from hsim.scenario.errors import ScenarioError, ScenarioFailed
+from hsim.scenario.loader import load_scenario
+from hsim.scenario.model import Scenario
+from hsim.scenario.results import ClaimResult, Report, VariantResult, jsonable
+from hsim.scenario.summary import cluster_summary
+
+MAX_OPS = 100_000_000
+
+
+def resolve_ops(scenario: Scenario, ops) -> tuple[int, str]:
+    """--ops: a size name the scenario declares ("small", "default", ...) or a positive int."""
+    if ops is None:
+        ops = "default"
+    if isinstance(ops, str) and not ops.strip().lstrip("+").isdigit():
+        if ops not in scenario.sizes:
+            raise ScenarioError(f"--ops {ops!r}: not a number nor one of the sizes "
+                                f"{', '.join(scenario.sizes)} of {scenario.name!r}")
+        return int(scenario.sizes[ops]), ops
+    try:
+        n = int(ops)
+    except (TypeError, ValueError):
+        raise ScenarioError(f"--ops {ops!r} is not a number") from None
+    if not 1 <= n <= MAX_OPS:
+        raise ScenarioError(f"--ops must be between 1 and {MAX_OPS:,}: {n}")
+    return n, "custom"
+
+
+def resolve_params(scenario: Scenario, given: dict | None) -> dict:
+    """--param KEY=VALUE: only keys the scenario declares, converted to the default's type."""
+    params = dict(scenario.params)
+    for key, raw in (given or {}).items():
+        if key not in scenario.params:
+            known = ", ".join(scenario.params) or "none"
+            raise ScenarioError(f"--param {key}: {scenario.name!r} has no such parameter "
+                                f"(its parameters: {known})")
+        params[key] = _convert(key, raw, scenario.params[key])
+    return params
+
+
+def _convert(key: str, raw, default):
+    if not isinstance(raw, str):
+        return raw
+    try:
+        if isinstance(default, bool):
+            low = raw.lower()
+            if low not in ("true", "false", "1", "0", "yes", "no"):
+                raise ValueError(raw)
+            return low in ("true", "1", "yes")
+        if isinstance(default, int):
+            return int(raw)
+        if isinstance(default, float):
+            return float(raw)
+        if isinstance(default, (list, tuple)):
+            return [x.strip() for x in raw.split(",") if x.strip()]
+    except ValueError:
+        raise ScenarioError(f"--param {key}={raw!r}: expected a {type(default).__name__}") \
+            from None
+    return raw
+
+
+def _positive(name: str, value, kind):
+    try:
+        v = kind(value)
+    except (TypeError, ValueError):
+        raise ScenarioError(f"--{name} {value!r} is not a {kind.__name__}") from None
+    if not v > 0:
+        raise ScenarioError(f"--{name} must be positive: {value}")
+    return v
+
+
+def run_scenario(target, *, ops=None, seed=None, scale=None, servers=None, params=None,
+                 variants=None, out=None, progress=None, plots: bool = True,
+                 cost_model=None) -> Report:
+    """Run `target` (a scenario name, a path to a scenario file, or a Scenario) and return its
+    Report; write report.json, report.md and the plots into `out` when given. `progress` is
+    a callable (description, fraction) or None."""
+    scenario = target if isinstance(target, Scenario) else load_scenario(target)
+    scenario.validate()
+    n_ops, size = resolve_ops(scenario, ops)
+    seed = scenario.seed if seed is None else int(seed)
+    scale = scenario.scale if scale is None else _positive("scale", scale, float)
+    servers = scenario.servers if servers is None else _positive("servers", servers, int)
+    if servers > 64:
+        raise ScenarioError(f"--servers must be at most 64: {servers}")
+    params = resolve_params(scenario, params)
+    chosen = _choose_variants(scenario, variants)
+    options = {"ops": n_ops, "size": size, "seed": seed, "scale": scale, "servers": servers,
+               "params": jsonable(params), "variants": [v.name for v in chosen]}
+
+    started = time.perf_counter()
+    results = []
+    for i, variant in enumerate(chosen):
+        results.append(_run_variant(scenario, variant, i, len(chosen), n_ops, seed, scale,
+                                    servers, params, progress, cost_model))
+    report = Report(scenario.name, scenario.description, scenario.ops_meaning, options,
+                    results, [])
+    report.claims = _check_claims(scenario, report)
+    report.elapsed_s = time.perf_counter() - started
+    if out is not None:
+        write_report(report, scenario, Path(out), plots=plots)
+    return report
+
+
+def _choose_variants(scenario: Scenario, names) -> list:
+    if not names:
+        return list(scenario.variants)
+    if isinstance(names, str):
+        names = [x.strip() for x in names.split(",") if x.strip()]
+    by_name = {v.name: v for v in scenario.variants}
+    missing = [n for n in names if n not in by_name]
+    if missing:
+        raise ScenarioError(f"--variants: {scenario.name!r} has no variant "
+                            f"{', '.join(map(repr, missing))} (it has: {', '.join(by_name)})")
+    return [by_name[n] for n in names]
+
+
+def _run_variant(scenario, variant, index, count, ops, seed, scale, servers, params,
+                 progress, cost_model) -> VariantResult:
+    def report_progress(fraction):
+        if progress is not None:
+            progress(variant.name, (index + fraction) / count)
+
+    try:
+        ctx = Run(scenario, variant, ops=ops, seed=seed, scale=scale, servers=servers,
+                  params=params, on_progress=report_progress, cost_model=cost_model)
+    except HsimError as e:  # a Config override the engine refuses
+        raise ScenarioError(f"variant {variant.name!r}: {e}") from None
+    report_progress(0.0)
+    t0 = time.perf_counter()
+    try:
+        scenario.run_fn(ctx, variant)
+        ctx.sample()
+        summary = cluster_summary(ctx.cluster, ctx.cost_model, ctx.done) \
+            if ctx.has_cluster else None
+    except ScenarioError:
+        raise
+    except Exception as e:  # the scenario's own code: one line, original kept for --debug
+        raise ScenarioFailed(scenario.name, f"variant {variant.name!r}", e) from e
+    report_progress(1.0)
+    return VariantResult(variant.name, variant.description, dict(variant.config),
+                         jsonable(variant.params), ctx.metrics, ctx.labels, ctx.units,
+                         ctx.series, ctx.timeline, ctx.notes, summary,
+                         time.perf_counter() - t0)
+
+
+def _check_claims(scenario: Scenario, report: Report) -> list:
+    ran = {v.name for v in report.variants}
+    results = report.results
+    out = []
+    for c in scenario.claims:
+        s = c.seed
+        base = dict(title=c.title, document=s.document, file=s.file, source_title=s.title,
+                    section=s.section, quote=s.quote)
+        if (c.needs and not set(c.needs) <= ran) or (not c.needs and
+                                                     ran != {v.name for v in scenario.variants}):
+            out.append(ClaimResult(held=None, detail="needs variants that were not run", **base))
+            continue
+        try:
+            verdict = c.check(results)
+        except ScenarioError:
+            raise
+        except Exception as e:
+            raise ScenarioFailed(scenario.name, f"claim {c.title!r}", e) from e
+        if not (isinstance(verdict, tuple) and len(verdict) == 2):
+            raise ScenarioError(f"claim {c.title!r} must return (held, detail), "
+                                f"not {verdict!r}")
+        held, detail = verdict
+        out.append(ClaimResult(held=bool(held), detail=str(detail), **base))
+    return out
+
+
+def write_report(report: Report, scenario: Scenario, out: Path, plots: bool = True) -> None:
+    from hsim.scenario.markdown import to_markdown
+
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ScenarioError(f"--out {str(out)!r}: {e.strerror or e}") from None
+    report.out = str(out)
+    if plots:
+        from hsim.scenario.plots import draw_plots
+
+        report.plots = draw_plots(report, scenario, out)
+    (out / "report.json").write_text(report.to_json())
+    (out / "report.md").write_text(to_markdown(report))

@@ -1,0 +1,210 @@
+"""Hotspotting: where a stream of time-series writes lands on a pre-split table for five row-key
+designs, what the cost model makes of it, and what each design costs a reader.
+
+Seed claims: 000 "Rowkey Design" (hotspotting, salting, hashing, reversing the key, monotonically
+increasing keys) and 004 "Always check if any hot-spotting will happens".
+
+Every variant writes the same records (a timestamp 1 ms apart and one of `entities` metrics,
+round robin) into a table pre-split into `regions` regions over the region servers. The split
+points are the ones a designer would choose for the design: the salt or hash prefix space, the
+reversed digits, or, for keys without a fixed prefix space, the quantiles of yesterday's keys.
+Splits are disabled so the pre-split layout is what is measured.
+
+Then two reads: every record of the last 1% of the time span (a time-range read), and 100
+point reads of known records.
+"""
+
+from hsim.scenario import Scenario
+from hsim.scenario.measure import read_ranges, write_spread
+from hsim.workloads.keys import FieldSwap, HashedPrefix, ReversedDigits, Salted, TimestampLead
+
+scenario = Scenario(
+    "hotspotting",
+    "timestamp-lead keys vs salted, hashed, reversed and field-swap keys: write spread, "
+    "simulated throughput, read cost",
+    sizes={"small": 4000, "default": 40000, "large": 200000},
+    servers=4,
+    scale=1 / 256,
+    params={"regions": 16, "entities": 64, "value_bytes": 100},
+    ops_meaning="records written per variant",
+)
+
+scenario.variant("timestamp_lead", "[ts:8][metric]: the timestamp leads the key",
+                 design=lambda p: TimestampLead())
+scenario.variant("salted", "[salt:1][ts][metric]: a random salt, one per region",
+                 design=lambda p: Salted(buckets=p["regions"], seed=7))
+scenario.variant("hashed_prefix", "[md5(key)[0]][ts][metric]: a one-byte hash prefix",
+                 design=lambda p: HashedPrefix(k=1))
+scenario.variant("reversed", "[ts digits reversed][metric]: the fastest-changing digit leads",
+                 design=lambda p: ReversedDigits())
+scenario.variant("field_swap", "[metric][ts:8]: the metric leads (OpenTSDB's order)",
+                 design=lambda p: FieldSwap())
+
+FAMILY = b"d"
+COLUMN = b"d:v"
+HISTORY_MS = 86_400_000  # the sample the quantile split points come from: yesterday
+
+
+@scenario.run
+def run(ctx, variant):
+    p = ctx.params
+    design = variant["design"](p)
+    entities = [b"metric%03d" % i for i in range(p["entities"])]
+    now = ctx.clock.now()
+    history = [design.row_key(now - HISTORY_MS + i * (HISTORY_MS // 1000), e)
+               for i in range(1000) for e in entities[:: max(1, len(entities) // 16)]]
+    ctx.admin.create_table("ts", {"d": {}}, split_keys=design.split_keys(p["regions"], history),
+                           split_enabled=False)
+    table = ctx.table("ts")
+    pad = b"x" * max(0, p["value_bytes"] - 8)
+
+    # writes: ops records, one per ms, metrics round robin
+    written = []
+    for i in range(ctx.ops):
+        ts = ctx.clock.now()
+        e = entities[i % len(entities)]
+        table.put(design.row_key(ts, e), {COLUMN: ts.to_bytes(8, "big") + pad}, timestamp=ts)
+        written.append((ts, e))
+        ctx.tick()
+    spread = write_spread(ctx.cluster, "ts")
+    cost = ctx.cost(ops=ctx.ops)
+    ctx.record("max_server_write_share", spread["max_server_write_share"],
+               "busiest server's write share", "%")
+    ctx.record("write_hotspot_ratio", spread["write_hotspot_ratio"],
+               "write hotspot ratio (max/mean)", "x")
+    ctx.record("regions_written", spread["regions_written"],
+               f"regions written (of {spread['regions']})")
+    ctx.record("last_region_write_share", spread["last_region_write_share"],
+               "last region's write share", "%")
+    ctx.record("write_throughput", cost.throughput_ops_per_s,
+               "simulated write throughput", "ops/s")
+
+    # a time-range read: every record of the last 1% of the span
+    t0, t1 = written[0][0], written[-1][0] + 1
+    lo = t1 - max(1, (t1 - t0) // 100)
+    before = ctx.loads()
+    ranges = design.time_range_scans(lo, t1, entities)
+    rows_read, rows_wanted = read_ranges(
+        table, ranges, keep=lambda cells: lo <= int.from_bytes(cells[0].value[:8], "big") < t1)
+    read_cost = ctx.cost(since=before, ops=len(ranges))
+    ctx.record("time_range_scans", len(ranges), "time-range read: scans")
+    ctx.record("time_range_rows_read", rows_read, "time-range read: rows read")
+    ctx.record("time_range_rows_wanted", rows_wanted, "time-range read: rows wanted")
+    ctx.record("time_range_read_ms", read_cost.makespan_ms, "time-range read: simulated time", "ms")
+
+    # point reads of 100 known records: the rows a reader must try
+    gets = 0
+    found = 0
+    for _ in range(100):
+        ts, e = written[ctx.rng.randrange(len(written))]
+        for row in design.point_rows(ts, e):
+            gets += 1
+            if table.get(row):
+                found += 1
+                break
+    ctx.record("gets_per_point_read", gets / 100, "point read: gets (until found)")
+    ctx.record("point_reads_found", found, "point read: found (of 100)")
+
+
+def _r(r, variant, metric):
+    return r[variant][metric]
+
+
+@scenario.claim(
+    "monotonically increasing keys pound one region, and so one server",
+    seed="000", section="Monotonically Increasing Row Keys/Timeseries Data",
+    quote="an import process walks in lock-step with all clients in concert pounding one of "
+          "the table's regions (and thus, a single node), then moving onto the next region, "
+          "etc. With monotonically increasing row-keys (i.e., using a timestamp), this will "
+          "happen.",
+    needs=["timestamp_lead"])
+def ts_lead_hotspot(r):
+    share = _r(r, "timestamp_lead", "max_server_write_share")
+    regions = _r(r, "timestamp_lead", "regions_written")
+    return (share >= 0.9 and regions == 1,
+            f"timestamp_lead put {share:.1%} of its writes on one server, into {regions} region(s)")
+
+
+@scenario.claim(
+    "timestamp-lead keys append to the bottom of the table",
+    seed="004", section="Modeling for even distribution of data and load",
+    quote="if you’re inserting time-series data, and the timestamp is at the beginning of the "
+          "rowkey, you’re always appending to the bottom of the table ... you’ll hot-spot on "
+          "the last region of the table.",
+    needs=["timestamp_lead"])
+def ts_lead_last_region(r):
+    share = _r(r, "timestamp_lead", "last_region_write_share")
+    return share >= 0.99, f"the last region took {share:.1%} of timestamp_lead's writes"
+
+
+@scenario.claim(
+    "salting spreads writes and multiplies write throughput",
+    seed="000", section="Rowkey Design > Hotspotting > Salting",
+    quote="Since you can now write to four separate regions, you theoretically have four times "
+          "the throughput when writing that you would have if all the writes were going to the "
+          "same region.",
+    needs=["timestamp_lead", "salted"])
+def salting_throughput(r):
+    ratio = _r(r, "salted", "write_hotspot_ratio")
+    gain = _r(r, "salted", "write_throughput") / _r(r, "timestamp_lead", "write_throughput")
+    servers = r.options["servers"]
+    return (ratio < 1.5 and gain >= 0.75 * servers,
+            f"salted hotspot ratio {ratio:.2f}; simulated write throughput {gain:.2f}x "
+            f"timestamp_lead's with {servers} servers")
+
+
+@scenario.claim(
+    "salting costs reads: a time-range read needs one scan per salt, a Get one try per salt",
+    seed="000", section="Rowkey Design > Hotspotting > Salting",
+    quote="Since this assignment will be random, you will need to do more work if you want to "
+          "retrieve the rows in lexicographic order. In this way, salting attempts to increase "
+          "throughput on writes, but has a cost during reads.",
+    needs=["timestamp_lead", "salted"])
+def salting_read_cost(r):
+    s, t = r["salted"], r["timestamp_lead"]
+    return (s["time_range_scans"] > t["time_range_scans"] == 1
+            and s["gets_per_point_read"] > t["gets_per_point_read"],
+            f"time-range read: {s['time_range_scans']} scans salted vs "
+            f"{t['time_range_scans']} timestamp-lead; point read: {s['gets_per_point_read']:.1f} "
+            f"gets salted vs {t['gets_per_point_read']:.1f}")
+
+
+@scenario.claim(
+    "a one-way hash spreads writes yet lets a reader rebuild the key for a Get",
+    seed="000", section="Rowkey Design > Hotspotting > Hashing",
+    quote="Using a deterministic hash allows the client to reconstruct the complete rowkey and "
+          "use a Get operation to retrieve that row as normal.",
+    needs=["hashed_prefix"])
+def hashing(r):
+    h = r["hashed_prefix"]
+    return (h["write_hotspot_ratio"] < 1.5 and h["gets_per_point_read"] == 1
+            and h["point_reads_found"] == 100,
+            f"hashed_prefix hotspot ratio {h['write_hotspot_ratio']:.2f}, "
+            f"{h['gets_per_point_read']:.0f} get per point read, "
+            f"{h['point_reads_found']}/100 found")
+
+
+@scenario.claim(
+    "reversing the key spreads writes but loses row order",
+    seed="000", section="Rowkey Design > Hotspotting > Reversing the Key",
+    quote="This effectively randomizes row keys, but sacrifices row ordering properties.",
+    needs=["reversed"])
+def reversing(r):
+    v = r["reversed"]
+    return (v["write_hotspot_ratio"] < 1.5
+            and v["time_range_rows_read"] > 10 * v["time_range_rows_wanted"],
+            f"reversed hotspot ratio {v['write_hotspot_ratio']:.2f}; a time-range read scans "
+            f"{v['time_range_rows_read']:,} rows for {v['time_range_rows_wanted']:,} wanted")
+
+
+@scenario.claim(
+    "with the metric ahead of the timestamp, puts spread over the table",
+    seed="000", section="Monotonically Increasing Row Keys/Timeseries Data",
+    quote="Thus, even with a continual stream of input data with a mix of metric types, the "
+          "Puts are distributed across various points of regions in the table.",
+    needs=["field_swap"])
+def field_swap(r):
+    v = r["field_swap"]
+    return (v["write_hotspot_ratio"] < 1.5,
+            f"field_swap hotspot ratio {v['write_hotspot_ratio']:.2f}, "
+            f"{v['regions_written']} regions took writes")
