@@ -148,6 +148,11 @@ class Cell(_CellBase):
         size = 20 + len(self[0]) + len(self[1]) + len(self[2]) + len(self[6])
         return size if self[7] == NO_TTL else size + TTL_TAGS_BYTES
 
+    def __reduce__(self):
+        # namedtuple's pickling passes the fields positionally to __new__, whose signature
+        # differs; rebuild from the raw tuple instead (also what copy.deepcopy uses).
+        return (_rebuild, (tuple(self),))
+
     def with_seq_id(self, seq_id: int) -> "Cell":
         return _new(Cell, self[:5] + (-seq_id,) + self[6:])
 
@@ -230,6 +235,10 @@ _Q = struct.Struct(">q")
 _QB = struct.Struct(">qB")
 _II = struct.Struct(">ii")
 _TTL_TAGS = struct.Struct(">HHBq")
+
+
+def _rebuild(fields: tuple) -> Cell:
+    return _new(Cell, fields)
 
 
 def type_of(code: int) -> CellType:
