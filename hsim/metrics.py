@@ -37,3 +37,153 @@ class IOCounters:
     def __repr__(self) -> str:
         inner = ", ".join(f"{k}={v}" for k, v in self.to_dict().items() if v)
         return f"IOCounters({inner})"
+
+
+# --- metric records returned by cluster.metrics() ----------------------------------------------
+from dataclasses import asdict, dataclass, field  # noqa: E402
+
+
+@dataclass
+class StoreMetrics:
+    family: str
+    memstore_data_bytes: int
+    memstore_heap_bytes: int
+    store_files: int
+    store_file_bytes: int
+    index_bytes: int
+    bloom_bytes: int
+    flushes: int
+    bytes_flushed: int
+    cells_flushed: int
+    minor_compactions: int
+    major_compactions: int
+    compaction_files_read: int
+    compaction_bytes_read: int
+    compaction_bytes_written: int
+    cells_dropped_deleted: int
+    cells_dropped_expired: int
+    cells_dropped_versions: int
+    markers_dropped: int
+    expired_files_dropped: int
+    blocks_read: int
+    cache_hits: int
+    cache_misses: int
+    bloom_checks: int
+    bloom_negatives: int
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class RegionMetrics:
+    name: str
+    table: str
+    start_key: bytes
+    end_key: bytes
+    server: str
+    read_requests: int
+    write_requests: int
+    memstore_heap_bytes: int
+    store_files: int
+    store_file_bytes: int
+    stores: list = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class ServerMetrics:
+    name: str
+    regions: int
+    read_requests: int
+    write_requests: int
+    memstore_heap_bytes: int
+    store_files: int
+    store_file_bytes: int
+    index_bytes: int
+    bloom_bytes: int
+    flushes: int
+    bytes_flushed: int
+    compactions: int
+    compaction_bytes_read: int
+    compaction_bytes_written: int
+    block_cache_hits: int
+    block_cache_misses: int
+    block_cache_evictions: int
+    block_cache_size: int
+    blocks_read: int
+    bytes_read: int
+    bloom_checks: int
+    bloom_negatives: int
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class ClusterMetrics:
+    servers: list
+    regions: list
+
+    @property
+    def total_requests(self) -> int:
+        return sum(s.read_requests + s.write_requests for s in self.servers)
+
+    def write_share_per_server(self) -> dict:
+        total = sum(s.write_requests for s in self.servers) or 1
+        return {s.name: s.write_requests / total for s in self.servers}
+
+    def write_share_per_region(self) -> dict:
+        total = sum(r.write_requests for r in self.regions) or 1
+        return {r.name: r.write_requests / total for r in self.regions}
+
+    def hotspot_ratio(self, kind: str = "all") -> float:
+        """Busiest server's requests / mean requests per server (1.0 = perfectly even)."""
+        def load(s):
+            if kind == "write":
+                return s.write_requests
+            if kind == "read":
+                return s.read_requests
+            return s.read_requests + s.write_requests
+        loads = [load(s) for s in self.servers]
+        mean = sum(loads) / len(loads) if loads else 0
+        return max(loads) / mean if mean else 0.0
+
+    @property
+    def bytes_flushed(self) -> int:
+        return sum(s.bytes_flushed for s in self.servers)
+
+    @property
+    def compaction_bytes_written(self) -> int:
+        return sum(s.compaction_bytes_written for s in self.servers)
+
+    @property
+    def write_amplification(self) -> float:
+        """(bytes flushed + bytes rewritten by compactions) / bytes flushed."""
+        f = self.bytes_flushed
+        return (f + self.compaction_bytes_written) / f if f else 0.0
+
+    @property
+    def index_bytes(self) -> int:
+        return sum(s.index_bytes for s in self.servers)
+
+    @property
+    def bloom_bytes(self) -> int:
+        return sum(s.bloom_bytes for s in self.servers)
+
+    def to_dict(self) -> dict:
+        return {
+            "servers": [s.to_dict() for s in self.servers],
+            "regions": [r.to_dict() for r in self.regions],
+            "derived": {
+                "write_share_per_server": self.write_share_per_server(),
+                "write_share_per_region": self.write_share_per_region(),
+                "hotspot_ratio": self.hotspot_ratio(),
+                "write_hotspot_ratio": self.hotspot_ratio("write"),
+                "write_amplification": self.write_amplification,
+                "index_bytes": self.index_bytes,
+                "bloom_bytes": self.bloom_bytes,
+            },
+        }

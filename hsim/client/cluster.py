@@ -1,0 +1,61 @@
+"""Cluster: the user's handle on an in-process HBase (a master and N region servers), with
+`admin`, `table(name)`, `clock` and `metrics()`.
+
+Every client call is one request and runs under the cluster's lock, so a cluster can be shared
+by threads (the Thrift server's handlers) with each request atomic.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from hsim.clock import ManualClock
+from hsim.config import Config
+from hsim.regions.master import Master
+
+
+class Cluster:
+    def __init__(self, region_servers: int = 1, config: Config | None = None, clock=None):
+        from hsim.client.admin import Admin
+
+        self.config = config or Config()
+        self.clock = clock if clock is not None else ManualClock(0)
+        self.master = Master(region_servers, self.config, self.clock)
+        self.lock = threading.RLock()
+        self.admin = Admin(self)
+
+    def table(self, name):
+        from hsim.client.table import Table
+
+        if isinstance(name, bytes):
+            name = name.decode("utf-8")
+        return Table(self, name)
+
+    def metrics(self):
+        with self.lock:
+            return self.master.metrics()
+
+    @property
+    def region_servers(self) -> list:
+        return self.master.servers
+
+    def run_compaction_chore(self) -> int:
+        """CompactionChecker: ask every store whether it needs a compaction now, which is also
+        where periodic major compactions fire as the clock passes their due time."""
+        with self.lock:
+            now = self.clock.now()
+            ran = 0
+            for st in list(self.master.tables.values()):
+                for r in list(st.locator.regions):
+                    for s in list(r.stores.values()):
+                        if r.closed:
+                            break
+                        sel = s.compact(now)
+                        if sel is not None:
+                            ran += 1
+                    if not r.closed:
+                        r.check_split(now)
+            return ran
+
+    def __repr__(self) -> str:
+        return f"Cluster({len(self.master.servers)} servers, {len(self.master.tables)} tables)"

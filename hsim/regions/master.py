@@ -1,0 +1,309 @@
+"""Master (HMaster): tables, the meta table of regions, assignment, splits, the balancer and
+the admin operations. Region servers live here too, as in a MiniHBaseCluster."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hsim.errors import (
+    InvalidArgumentError,
+    TableDisabledError,
+    TableExistsError,
+    TableNotDisabledError,
+    TableNotEnabledError,
+    TableNotFoundError,
+    UnknownRegionError,
+)
+from hsim.metrics import ClusterMetrics, RegionMetrics, ServerMetrics, StoreMetrics
+from hsim.regions.region import Region
+from hsim.regions.region_server import RegionServer
+from hsim.regions.router import RegionLocator
+from hsim.schema import ColumnFamily, TableDescriptor, validate_family_name
+
+
+@dataclass
+class TableState:
+    descriptor: TableDescriptor
+    enabled: bool
+    locator: RegionLocator
+    split_keys: list
+
+
+class Master:
+    def __init__(self, region_servers: int, config, clock):
+        if region_servers < 1:
+            raise InvalidArgumentError("a cluster needs at least one region server")
+        self.config = config
+        self.clock = clock
+        start = clock.now()
+        self.servers = [RegionServer(i, config, self, start) for i in range(region_servers)]
+        self.tables: dict[str, TableState] = {}
+        self._next_server = 0
+        self.splits = 0
+        self.moves = 0
+
+    # --- tables ----------------------------------------------------------------------------------
+    def table_state(self, name: str) -> TableState:
+        st = self.tables.get(name)
+        if st is None:
+            raise TableNotFoundError(name)
+        return st
+
+    def enabled_table(self, name: str) -> TableState:
+        st = self.table_state(name)
+        if not st.enabled:
+            raise TableDisabledError(f"{name} is disabled.")
+        return st
+
+    def create_table(self, desc: TableDescriptor, split_keys: list | None = None) -> None:
+        if desc.name in self.tables:
+            raise TableExistsError(desc.name)
+        keys = _check_split_keys(split_keys or [])
+        now = self.clock.now()
+        bounds = [b""] + keys + [b""]
+        regions = [Region(desc, bounds[i], bounds[i + 1], now, self.config)
+                   for i in range(len(bounds) - 1)]
+        for r in regions:
+            self._assign(r)
+        self.tables[desc.name] = TableState(desc, True, RegionLocator(regions), keys)
+
+    def _assign(self, region) -> None:
+        """Round-robin assignment (as the balancer's roundRobinAssignment at create)."""
+        server = self.servers[self._next_server % len(self.servers)]
+        self._next_server += 1
+        server.open_region(region)
+
+    def delete_table(self, name: str) -> None:
+        st = self.table_state(name)
+        if st.enabled:
+            raise TableNotDisabledError(name)
+        for r in st.locator.regions:
+            if r.server is not None:
+                for s in r.stores.values():
+                    for sf in s.files:
+                        r.server.block_cache.evict_file(sf.reader.name)
+                r.server.close_region(r)
+        del self.tables[name]
+
+    def disable_table(self, name: str) -> None:
+        st = self.table_state(name)
+        if not st.enabled:
+            raise TableNotEnabledError(name)
+        now = self.clock.now()
+        for r in st.locator.regions:  # a region flushes its memstore when it closes
+            r.flush(now, force_all=True)
+        st.enabled = False
+
+    def enable_table(self, name: str) -> None:
+        st = self.table_state(name)
+        if st.enabled:
+            raise TableNotDisabledError(name)
+        st.enabled = True
+
+    def truncate_table(self, name: str, preserve_splits: bool = True) -> None:
+        st = self.table_state(name)
+        if st.enabled:
+            raise TableNotDisabledError(name)
+        keys = [r.start_key for r in st.locator.regions][1:] if preserve_splits else []
+        desc = st.descriptor
+        self.delete_table(name)
+        self.create_table(desc, keys)
+
+    # --- schema changes (online in 2.x) ------------------------------------------------------------
+    def add_family(self, name: str, family: bytes, cf: ColumnFamily) -> None:
+        st = self.table_state(name)
+        family = validate_family_name(family)
+        if family in st.descriptor.families:
+            raise InvalidArgumentError(
+                f"Family '{family.decode()}' already exists so cannot be added"
+            )
+        st.descriptor.families[family] = cf
+        self._reopen(st)
+
+    def alter_family(self, name: str, family: bytes, cf: ColumnFamily) -> None:
+        st = self.table_state(name)
+        if family not in st.descriptor.families:
+            from hsim.errors import NoSuchColumnFamilyError
+
+            raise NoSuchColumnFamilyError(
+                f"Column family '{family.decode()}' does not exist in table {name}"
+            )
+        st.descriptor.families[family] = cf
+        for r in st.locator.regions:
+            r.stores[family].family = cf  # reads see it at once; data at the next major
+        self._reopen(st)
+
+    def delete_family(self, name: str, family: bytes) -> None:
+        st = self.table_state(name)
+        fams = st.descriptor.families
+        if family not in fams:
+            from hsim.errors import NoSuchColumnFamilyError
+
+            raise NoSuchColumnFamilyError(
+                f"Family '{family.decode()}' does not exist, so it cannot be deleted"
+            )
+        if len(fams) == 1:
+            raise InvalidArgumentError(
+                "Family '" + family.decode() + "' is the only column family in the table, so it"
+                " cannot be deleted"
+            )
+        del fams[family]
+        for r in st.locator.regions:
+            store = r.stores.pop(family)
+            r.memstore_heap -= store.memstore.heap_size
+            if r.server is not None:
+                r.server.memstore_heap -= store.memstore.heap_size
+                for sf in store.files:
+                    r.server.block_cache.evict_file(sf.reader.name)
+
+    def _reopen(self, st: TableState) -> None:
+        for r in st.locator.regions:
+            r.set_block_cache(r.block_cache)
+
+    # --- region operations --------------------------------------------------------------------
+    def region_by_name(self, name: str):
+        for st in self.tables.values():
+            for r in st.locator.regions:
+                if name in (r.name, r.encoded_name):
+                    return r
+        raise UnknownRegionError(name)
+
+    def split_region(self, region, split_row: bytes, now: int) -> tuple | None:
+        """Split `region` at `split_row` (a row boundary): daughters on the parent's server
+        (as HBase opens them), each compacting its reference files away."""
+        if region.closed or region.splitting or not region.valid_split_row(split_row):
+            return None
+        st = self.tables[region.table.name]
+        server = region.server
+        region.splitting = True
+        a, b = region.daughters(split_row, now)
+        server.close_region(region)
+        server.open_region(a)
+        server.open_region(b)
+        regions = [r for r in st.locator.regions if r is not region] + [a, b]
+        st.locator.set(regions)
+        self.splits += 1
+        for d in (a, b):
+            for s in d.stores.values():
+                if s.has_references():
+                    d.compact_store(s, now)
+        for d in (a, b):
+            if not d.closed:
+                d.check_split(now)
+        return a, b
+
+    def balance(self) -> list:
+        """SimpleLoadBalancer: even out region counts so every server holds floor(avg) or
+        ceil(avg) regions. Moves are chosen deterministically (regions by name)."""
+        servers = self.servers
+        total = sum(len(s.regions) for s in servers)
+        n = len(servers)
+        floor_, ceil_ = total // n, -(-total // n)
+        moves = []
+        donors = []
+        for s in servers:
+            keep = ceil_ if len(s.regions) > ceil_ else None
+            if keep is not None:
+                extra = sorted(s.regions.values(), key=lambda r: r.name)[keep:]
+                donors.extend((r, s) for r in extra)
+        # Servers at ceil may also give one region each if someone is still below floor.
+        def below(limit):
+            return [s for s in servers if len(s.regions) < limit]
+        for r, src in donors:
+            targets = below(floor_) or below(ceil_)
+            if not targets:
+                break
+            dst = min(targets, key=lambda s: (len(s.regions), s.index))
+            self._move(r, src, dst)
+            moves.append((r.name, src.name, dst.name))
+        while below(floor_):
+            dst = min(below(floor_), key=lambda s: (len(s.regions), s.index))
+            src = max(servers, key=lambda s: (len(s.regions), -s.index))
+            if len(src.regions) <= floor_:
+                break
+            r = sorted(src.regions.values(), key=lambda r: r.name)[-1]
+            self._move(r, src, dst)
+            moves.append((r.name, src.name, dst.name))
+        return moves
+
+    def _move(self, region, src, dst) -> None:
+        src.close_region(region)
+        for s in region.stores.values():
+            for sf in s.files:
+                src.block_cache.evict_file(sf.reader.name)
+        dst.open_region(region)
+        self.moves += 1
+
+    # --- metrics ---------------------------------------------------------------------------------
+    def metrics(self) -> ClusterMetrics:
+        servers, regions = [], []
+        for srv in self.servers:
+            agg = dict(store_files=0, store_file_bytes=0, index_bytes=0, bloom_bytes=0,
+                       flushes=0, bytes_flushed=0, compactions=0, compaction_bytes_read=0,
+                       compaction_bytes_written=0, blocks_read=0, bytes_read=0, bloom_checks=0,
+                       bloom_negatives=0)
+            for r in sorted(srv.regions.values(), key=lambda r: (r.table.name, r.start_key)):
+                stores = [_store_metrics(f, s) for f, s in r.stores.items()]
+                regions.append(RegionMetrics(
+                    name=r.name, table=r.table.name, start_key=r.start_key, end_key=r.end_key,
+                    server=srv.name, read_requests=r.read_requests,
+                    write_requests=r.write_requests, memstore_heap_bytes=r.memstore_heap,
+                    store_files=sum(m.store_files for m in stores),
+                    store_file_bytes=sum(m.store_file_bytes for m in stores), stores=stores))
+                for s in r.stores.values():
+                    c = s.counters
+                    agg["store_files"] += len(s.files)
+                    agg["store_file_bytes"] += s.size
+                    agg["index_bytes"] += s.index_size
+                    agg["bloom_bytes"] += s.bloom_size
+                    agg["flushes"] += c.flushes
+                    agg["bytes_flushed"] += c.bytes_flushed
+                    agg["compactions"] += c.minor_compactions + c.major_compactions
+                    agg["compaction_bytes_read"] += c.compaction_bytes_read
+                    agg["compaction_bytes_written"] += c.compaction_bytes_written
+                    agg["blocks_read"] += c.io.blocks_read
+                    agg["bytes_read"] += c.io.bytes_read
+                    agg["bloom_checks"] += c.io.bloom_checks
+                    agg["bloom_negatives"] += c.io.bloom_negatives
+            bc = srv.block_cache
+            servers.append(ServerMetrics(
+                name=srv.name, regions=len(srv.regions), read_requests=srv.read_requests,
+                write_requests=srv.write_requests, memstore_heap_bytes=srv.memstore_heap,
+                block_cache_hits=bc.hits, block_cache_misses=bc.misses,
+                block_cache_evictions=bc.evictions, block_cache_size=bc.size, **agg))
+        return ClusterMetrics(servers=servers, regions=regions)
+
+
+def _store_metrics(family: bytes, s) -> StoreMetrics:
+    c = s.counters
+    return StoreMetrics(
+        family=family.decode("utf-8", "replace"),
+        memstore_data_bytes=s.memstore.data_size, memstore_heap_bytes=s.memstore.heap_size,
+        store_files=len(s.files), store_file_bytes=s.size, index_bytes=s.index_size,
+        bloom_bytes=s.bloom_size, flushes=c.flushes, bytes_flushed=c.bytes_flushed,
+        cells_flushed=c.cells_flushed, minor_compactions=c.minor_compactions,
+        major_compactions=c.major_compactions, compaction_files_read=c.compaction_files_read,
+        compaction_bytes_read=c.compaction_bytes_read,
+        compaction_bytes_written=c.compaction_bytes_written,
+        cells_dropped_deleted=c.cells_dropped_deleted,
+        cells_dropped_expired=c.cells_dropped_expired,
+        cells_dropped_versions=c.cells_dropped_versions, markers_dropped=c.markers_dropped,
+        expired_files_dropped=c.expired_files_dropped, blocks_read=c.io.blocks_read,
+        cache_hits=c.io.cache_hits, cache_misses=c.io.cache_misses,
+        bloom_checks=c.io.bloom_checks, bloom_negatives=c.io.bloom_negatives)
+
+
+def _check_split_keys(keys: list) -> list:
+    """HBase's createTable checks: no empty key, no duplicates; keys are sorted."""
+    out = []
+    for k in keys:
+        if isinstance(k, str):
+            k = k.encode("utf-8")
+        if not k:
+            raise InvalidArgumentError("Empty split key must not be passed in the split keys.")
+        out.append(bytes(k))
+    out.sort()
+    for a, b in zip(out, out[1:]):
+        if a == b:
+            raise InvalidArgumentError(f"Split keys must be unique: {a!r}")
+    return out

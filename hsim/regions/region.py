@@ -1,0 +1,324 @@
+"""Region (HRegion): one [start_key, end_key) range of a table, with one Store per family.
+
+The region validates a row mutation completely before applying any of it, stamps cells that
+have no timestamp with the clock's now, gives the whole mutation one sequence id (as one WAL
+edit has), and applies it to its stores: a row mutation is atomic across families. After a
+write it checks the flush size; after a flush, compaction; after a compaction, the split policy.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import heapq
+from itertools import groupby
+from operator import itemgetter
+
+from hsim.bytes import to_string_binary
+from hsim.cell import LATEST_TIMESTAMP, MAX_ROW_LENGTH, Cell
+from hsim.engine.query_matcher import ScanQuery
+from hsim.engine.store import Store
+from hsim.errors import InvalidArgumentError, NoSuchColumnFamilyError, WrongRegionError
+from hsim.metrics import IOCounters
+from hsim.regions import flush_policy, split_policy
+
+_row_of = itemgetter(0)
+
+# Mutation entries handed to Region.mutate: (family, qualifier, timestamp|None, type code,
+# value, ttl_ms|NO_TTL). A Delete (code 8) with timestamp None is HBase's "delete the latest
+# version", resolved by a Get at write time (HRegion.prepareDeleteTimestamps).
+
+
+def check_row(row: bytes) -> None:
+    """Mutation.checkRow: 'Row length is 0' / 'Row length N is > 32767'."""
+    if not row:
+        raise InvalidArgumentError("Row length is 0")
+    if len(row) > MAX_ROW_LENGTH:
+        raise InvalidArgumentError(f"Row length {len(row)} is > {MAX_ROW_LENGTH}")
+
+
+class Region:
+    def __init__(self, table, start_key: bytes, end_key: bytes, region_id: int, config,
+                 block_cache=None, seq_id: int = 0):
+        self.table = table  # a TableDescriptor (shared with the master; alter updates it)
+        self.start_key = start_key  # b"" = from the first row
+        self.end_key = end_key  # b"" = to the last row
+        self.region_id = region_id
+        self.config = config
+        key = f"{table.name},{to_string_binary(start_key)},{region_id}"
+        self.encoded_name = hashlib.md5(key.encode()).hexdigest()
+        self.name = f"{key}.{self.encoded_name}."
+        self.seq_id = seq_id
+        self.server = None  # the RegionServer hosting it
+        self.explicit_split_point: bytes | None = None
+        self.read_requests = 0
+        self.write_requests = 0
+        self.memstore_heap = 0
+        self.closed = False
+        self.splitting = False
+        self.stores: dict[bytes, Store] = {}
+        self.set_block_cache(block_cache)
+        self.split_policy = split_policy.create(
+            table.split_policy or config.split_policy, self, config
+        )
+
+    def set_block_cache(self, block_cache) -> None:
+        """(Re)build stores on open; keeps existing stores' files when moving servers."""
+        self.block_cache = block_cache
+        for fam in sorted(self.table.families):
+            store = self.stores.get(fam)
+            if store is None:
+                self.stores[fam] = Store(fam, self.table.families[fam], self.config,
+                                         block_cache, owner=self.encoded_name)
+            else:
+                store.block_cache = block_cache
+                for sf in store.files:
+                    sf.reader.block_cache = block_cache
+        self.stores = {f: self.stores[f] for f in sorted(self.stores)}
+
+    def __repr__(self) -> str:
+        return f"Region({self.name})"
+
+    # --- helpers ---------------------------------------------------------------------------------
+    @property
+    def flush_size(self) -> int:
+        return self.table.memstore_flush_size or self.config.memstore_flush_size
+
+    def contains(self, row: bytes) -> bool:
+        return row >= self.start_key and (not self.end_key or row < self.end_key)
+
+    def check_row_in_range(self, row: bytes) -> None:
+        check_row(row)
+        if not self.contains(row):
+            raise WrongRegionError(f"Requested row out of range for {self.name}")
+
+    def store(self, family: bytes) -> Store:
+        s = self.stores.get(family)
+        if s is None:
+            raise NoSuchColumnFamilyError(
+                f"Column family {family.decode('utf-8', 'replace')} does not exist in region "
+                f"{self.name} in table {self.table.name}"
+            )
+        return s
+
+    def table_regions_on_server(self) -> int:
+        if self.server is None:
+            return 1
+        return self.server.count_table_regions(self.table.name)
+
+    # --- writes ----------------------------------------------------------------------------------
+    def mutate(self, row: bytes, entries: list, now: int) -> list:
+        """Apply one row mutation atomically; returns the cells written."""
+        self.check_row_in_range(row)
+        stores = self.stores
+        for fam, _q, ts, _code, _v, _ttl in entries:
+            if fam not in stores:
+                self.store(fam)  # raises NoSuchColumnFamilyError
+            if ts is not None and ts < 0:
+                raise InvalidArgumentError(f"Timestamp cannot be negative. ts={ts}")
+        latest_cache: dict = {}
+        self.seq_id += 1
+        seq = self.seq_id
+        cells = []
+        for fam, q, ts, code, value, ttl in entries:
+            if ts is None or ts == LATEST_TIMESTAMP:
+                ts = self._latest_delete_ts(row, fam, q, now, latest_cache) if code == 8 else now
+            cells.append(Cell.make(row, fam, q, ts, code, value, seq, ttl))
+        delta = 0
+        for c in cells:
+            delta += stores[c[1]].add(c)
+        self.memstore_heap += delta
+        self.write_requests += 1
+        if self.server is not None:
+            self.server.memstore_heap += delta
+        if self.memstore_heap >= self.flush_size:
+            self.flush(now)
+        return cells
+
+    def _latest_delete_ts(self, row, fam, q, now, cache) -> int:
+        """HRegion.updateDeleteLatestVersionTimestamp: the k-th 'delete latest version' of a
+        column in one Delete takes the timestamp of the k-th newest visible version."""
+        k = cache.get((fam, q), 0) + 1
+        cache[(fam, q)] = k
+        query = ScanQuery(max_versions=k, columns=frozenset([q]))
+        found = self.stores[fam].get(row, query, now, IOCounters())
+        if len(found) < k:
+            return now
+        return found[k - 1].timestamp
+
+    # --- reads -----------------------------------------------------------------------------------
+    def get(self, row: bytes, queries: dict, now: int, io: IOCounters | None = None,
+            filt=None, max_versions: int = 1) -> list:
+        """The row's visible cells across the requested families (family order).
+        `queries` maps family -> ScanQuery (families not named are not read). Reads are counted
+        on each store's own counters, or on `io` when the caller traces one request."""
+        self.check_row_in_range(row)
+        self.read_requests += 1
+        out = []
+        for fam, q in queries.items():
+            s = self.store(fam)
+            out.extend(s.get(row, q, now, s.counters.io if io is None else io))
+        if filt is not None:
+            from hsim.filters.apply import apply_to_row
+
+            kept = apply_to_row(filt, row, out, max_versions)
+            return kept or []
+        return out
+
+    def scan(self, start_row: bytes | None, stop_row: bytes | None, queries: dict, now: int,
+             io: IOCounters | None = None, reversed: bool = False, filt=None,
+             max_versions: int = 1):
+        """(row, cells) for this region's rows within the scan's bounds, clipped to the region,
+        in row order (descending when reversed). Every row returned counts as a read request."""
+        for fam in queries:
+            self.store(fam)
+        if reversed:
+            upper = start_row
+            if self.end_key and (upper is None or upper >= self.end_key):
+                upper = None  # clipped below by the per-store bound
+                clip_hi = self.end_key
+            else:
+                clip_hi = None
+            lower = stop_row
+            if self.start_key and (lower is None or lower < self.start_key):
+                lower = None
+            sources = [s.scan(upper, lower, q, now, s.counters.io if io is None else io,
+                              reversed=True)
+                       for s, q in ((self.stores[f], q) for f, q in queries.items())]
+            rows = _merge_rows(sources, reversed=True)
+            if clip_hi is not None:
+                rows = ((r, c) for r, c in rows if r < clip_hi)
+            if self.start_key:
+                lo = self.start_key
+                rows = _takewhile_rows(rows, lambda r: r >= lo)
+        else:
+            start = start_row
+            if start is None or start < self.start_key:
+                start = self.start_key or None
+            stop = stop_row
+            if self.end_key and (stop is None or stop > self.end_key):
+                stop = self.end_key
+            sources = [s.scan(start, stop, q, now, s.counters.io if io is None else io)
+                       for s, q in ((self.stores[f], q) for f, q in queries.items())]
+            rows = _merge_rows(sources, reversed=False)
+        if filt is not None:
+            from hsim.filters.apply import apply_to_row
+
+            for row, cells in rows:
+                if filt.filter_all_remaining():
+                    return
+                kept = apply_to_row(filt, row, cells, max_versions)
+                self.read_requests += 1
+                if kept:
+                    yield row, kept
+            return
+        for row, cells in rows:
+            self.read_requests += 1
+            yield row, cells
+
+    # --- flush, compaction, split ------------------------------------------------------------
+    def flush(self, now: int, force_all: bool = False) -> list:
+        """Flush the stores the flush policy picks (all of them when forced); then the compaction
+        check for each flushed store, then the split check."""
+        stores = list(self.stores.values())
+        chosen = stores if force_all else flush_policy.stores_to_flush(stores, self.flush_size,
+                                                                      self.config)
+        flushed = []
+        for s in chosen:
+            before = s.memstore.heap_size
+            if before == 0:
+                continue
+            s.flush(now, self.seq_id)
+            self.memstore_heap -= before
+            if self.server is not None:
+                self.server.memstore_heap -= before
+            flushed.append(s)
+        for s in flushed:
+            self.compact_store(s, now)
+        if flushed:
+            self.check_split(now)
+        return flushed
+
+    def compact_store(self, store: Store, now: int, major: bool = False,
+                      user_requested: bool = False) -> int:
+        """One compaction request; re-requested while the store is at the blocking file count
+        (CompactSplit re-queues a store whose compact priority is <= 0). Returns compactions."""
+        ran = 0
+        if not (major or user_requested) and not store.needs_compaction() and \
+                not store.has_references():
+            return 0
+        sel = store.compact(now, major=major, user_requested=user_requested)
+        if sel is not None:
+            ran += 1
+        while sel is not None and len(store.files) >= self.config.blocking_store_files:
+            sel = store.compact(now)
+            if sel is not None:
+                ran += 1
+        return ran
+
+    def compact(self, now: int, major: bool = False, family: bytes | None = None) -> int:
+        stores = [self.store(family)] if family is not None else list(self.stores.values())
+        ran = 0
+        for s in stores:
+            ran += self.compact_store(s, now, major=major, user_requested=True)
+        if ran:
+            self.check_split(now)
+        return ran
+
+    def check_split(self, now: int) -> None:
+        if self.closed or self.splitting or self.server is None or not self.table.split_enabled:
+            return
+        if self.split_policy.should_split():
+            point = self.split_policy.split_point()
+            if point is not None:
+                self.server.request_split(self, point, now)
+
+    def split_point(self) -> bytes | None:
+        return self.split_policy.split_point()
+
+    def valid_split_row(self, row: bytes | None) -> bool:
+        return bool(row) and row > self.start_key and (not self.end_key or row < self.end_key)
+
+    def daughters(self, split_row: bytes, now: int) -> tuple[Region, Region]:
+        """Split into [start, split_row) and [split_row, end): flush, then give each daughter
+        reference files to its half of every store file (SplitTableRegionProcedure)."""
+        self.flush(now, force_all=True)
+        rid = max(self.region_id + 1, now)
+        a = Region(self.table, self.start_key, split_row, rid, self.config, None, self.seq_id)
+        b = Region(self.table, split_row, self.end_key, rid, self.config, None, self.seq_id)
+        for fam, store in self.stores.items():
+            a.stores[fam].adopt_files(store.reference_files(split_row, top=False))
+            b.stores[fam].adopt_files(store.reference_files(split_row, top=True))
+        self.closed = True
+        return a, b
+
+    # --- figures -----------------------------------------------------------------------------------
+    @property
+    def size(self) -> int:
+        return sum(s.size for s in self.stores.values())
+
+    def has_references(self) -> bool:
+        return any(s.has_references() for s in self.stores.values())
+
+
+def _merge_rows(sources: list, reversed: bool):
+    """Merge per-family (row, cells) streams into one stream of rows, cells in family order."""
+    if len(sources) == 1:
+        return sources[0]
+    merged = heapq.merge(*sources, key=_row_of, reverse=reversed)
+    return _group_rows(merged)
+
+
+def _group_rows(merged):
+    for row, group in groupby(merged, _row_of):
+        parts = [cells for _, cells in group]
+        if len(parts) == 1:
+            yield row, parts[0]
+        else:
+            yield row, [c for p in parts for c in p]
+
+
+def _takewhile_rows(rows, keep):
+    for row, cells in rows:
+        if not keep(row):
+            return
+        yield row, cells

@@ -1,0 +1,68 @@
+"""RegionServer (HRegionServer): hosts regions, owns the block cache and the global MemStore
+accounting, and counts requests. Splits it decides on are carried out by the master."""
+
+from __future__ import annotations
+
+
+class RegionServer:
+    def __init__(self, index: int, config, master, start_code: int = 0):
+        from hsim.engine.block_cache import BlockCache
+
+        self.index = index
+        self.hostname = f"rs{index + 1}.hsim"
+        self.port = 16020
+        self.start_code = start_code
+        self.name = f"{self.hostname},{self.port},{start_code}"
+        self.config = config
+        self.master = master
+        self.block_cache = BlockCache(config.block_cache_size)
+        self.regions: dict[str, object] = {}  # encoded name -> Region
+        self.memstore_heap = 0
+        self.read_requests = 0
+        self.write_requests = 0
+        self.global_flushes = 0
+
+    def __repr__(self) -> str:
+        return f"RegionServer({self.name}, {len(self.regions)} regions)"
+
+    # --- hosting -------------------------------------------------------------------------------
+    def open_region(self, region) -> None:
+        region.server = self
+        region.set_block_cache(self.block_cache)
+        self.regions[region.encoded_name] = region
+        self.memstore_heap += region.memstore_heap
+
+    def close_region(self, region) -> None:
+        self.regions.pop(region.encoded_name, None)
+        self.memstore_heap -= region.memstore_heap
+        region.server = None
+
+    def count_table_regions(self, table: str) -> int:
+        return sum(1 for r in self.regions.values() if r.table.name == table)
+
+    # --- requests (called by the client layer, one call = one request) ------------------------
+    def note_write(self, region) -> None:
+        self.write_requests += 1
+        self.check_global_memstore(region)
+
+    def note_read(self, n: int = 1) -> None:
+        self.read_requests += n
+
+    def check_global_memstore(self, region=None) -> None:
+        """MemStoreFlusher: above the global limit, flush the largest memstores until usage is
+        below the lower limit."""
+        limit = self.config.global_memstore_size
+        if self.memstore_heap <= limit:
+            return
+        target = limit * self.config.global_memstore_lower_limit
+        now = self.master.clock.now()
+        for r in sorted(self.regions.values(), key=lambda r: -r.memstore_heap):
+            if self.memstore_heap <= target or r.memstore_heap == 0:
+                break
+            self.global_flushes += 1
+            r.flush(now, force_all=True)
+
+    def request_split(self, region, split_row: bytes, now: int) -> None:
+        if len(self.regions) >= self.config.region_split_limit:
+            return  # hbase.regionserver.regionSplitLimit
+        self.master.split_region(region, split_row, now)
