@@ -201,16 +201,17 @@ class Region:
                        for s, q in ((self.stores[f], q) for f, q in queries.items())]
             rows = _merge_rows(sources, reversed=False)
         if filt is not None:
-            from hsim.filters.apply import apply_to_row
+            from hsim.filters.apply import scan_rows
 
-            for row, cells in rows:
-                if filt.filter_all_remaining():
-                    return
-                kept = apply_to_row(filt, row, cells, max_versions)
-                self.read_requests += 1
-                if kept:
-                    yield row, kept
+            rows = scan_rows(lambda: filt, self._counted(rows), max_versions, reversed=reversed)
+            yield from rows
             return
+        for row, cells in rows:
+            self.read_requests += 1
+            yield row, cells
+
+    def _counted(self, rows):
+        """Rows a filter examines are read requests even when the filter drops them."""
         for row, cells in rows:
             self.read_requests += 1
             yield row, cells
