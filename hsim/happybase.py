@@ -1,0 +1,129 @@
+"""happybase, in-process: the real happybase package talking to an embedded hsim cluster.
+
+`Connection` and `ConnectionPool` are happybase's own classes (all their argument checks,
+Table, Batch, the pool's thread-local reuse) whose Thrift client sends each call to an embedded
+Thrift-1 server (hsim.thrift.loopback) instead of a socket: no network, no thread. Connections
+to one (host, port) share one embedded cluster, as connections to one Thrift server do.
+
+    import hsim.happybase as happybase          # a drop-in import
+    conn = happybase.Connection("hbase.example.com")
+    hsim.happybase.cluster("hbase.example.com")  # the cluster behind it (clock, metrics, admin)
+
+    with hsim.happybase.patch():                 # or @hsim.happybase.patch() on a function
+        app.main()                               # its happybase.Connection(...) runs in-process
+
+`reset()` drops every embedded cluster (the next connection starts from an empty one) and sets
+how new clusters are built; `attach(cluster, host, port)` puts a cluster you built behind an
+address. Clusters get a ManualClock(0) unless reset() was given another clock: time stands still
+(every put without a timestamp gets the same one) until the test advances it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import types
+
+import happybase as _happybase
+import happybase.connection as _hb_connection
+import happybase.pool as _hb_pool
+from happybase import DEFAULT_HOST, DEFAULT_PORT, Batch, NoConnectionsAvailable, Table
+
+from hsim.thrift.loopback import LoopbackClient, LoopbackServer, LoopbackTransport
+
+__all__ = ["Connection", "ConnectionPool", "Table", "Batch", "NoConnectionsAvailable",
+           "DEFAULT_HOST", "DEFAULT_PORT", "cluster", "attach", "reset", "patch"]
+
+_lock = threading.Lock()
+_servers: dict[tuple, LoopbackServer] = {}
+_new_cluster = {"region_servers": 1, "config": None, "clock": None}
+
+
+def _address(host, port) -> tuple:
+    return (host or DEFAULT_HOST, port or DEFAULT_PORT)
+
+
+def _server(host=DEFAULT_HOST, port=DEFAULT_PORT) -> LoopbackServer:
+    key = _address(host, port)
+    server = _servers.get(key)
+    if server is None:
+        with _lock:
+            server = _servers.get(key)
+            if server is None:
+                from hsim.client.cluster import Cluster
+                from hsim.clock import ManualClock
+
+                clock = _new_cluster["clock"]
+                server = _servers[key] = LoopbackServer(Cluster(
+                    region_servers=_new_cluster["region_servers"], config=_new_cluster["config"],
+                    clock=clock if clock is not None else ManualClock(0)))
+    return server
+
+
+def cluster(host=DEFAULT_HOST, port=DEFAULT_PORT):
+    """The embedded cluster that connections to (host, port) use (created if need be)."""
+    return _server(host, port).cluster
+
+
+def attach(cluster, host=DEFAULT_HOST, port=DEFAULT_PORT) -> None:
+    """Serve `cluster` at (host, port) from now on."""
+    with _lock:
+        _servers[_address(host, port)] = LoopbackServer(cluster)
+
+
+def reset(region_servers: int = 1, config=None, clock=None) -> None:
+    """Forget every embedded cluster; new ones get these settings (clock: one clock object
+    shared by the clusters created until the next reset, default a fresh ManualClock(0) each)."""
+    with _lock:
+        _servers.clear()
+        _new_cluster.update(region_servers=region_servers, config=config, clock=clock)
+
+
+class Connection(_happybase.Connection):
+    __doc__ = _happybase.Connection.__doc__
+
+    def _refresh_thrift_client(self):
+        """A loopback transport and client in place of TSocket, transport and TClient."""
+        address = (self.host, self.port)
+        self.transport = LoopbackTransport()
+        self.client = LoopbackClient(lambda: _server(*address), self.transport,
+                                     self._protocol_class)
+
+    def __repr__(self) -> str:
+        return f"<hsim.happybase.Connection {self.host}:{self.port}>"
+
+
+def _pool_init():
+    """happybase's own ConnectionPool.__init__, its global `Connection` bound to ours."""
+    init = _hb_pool.ConnectionPool.__init__
+    scope = dict(init.__globals__, Connection=Connection)
+    return types.FunctionType(init.__code__, scope, init.__name__, init.__defaults__,
+                              init.__closure__)
+
+
+class ConnectionPool(_hb_pool.ConnectionPool):
+    __doc__ = _hb_pool.ConnectionPool.__doc__
+    __init__ = _pool_init()
+
+
+# Where happybase binds the two names: the package, and the modules that use them.
+_BINDINGS = ((_happybase, "Connection", Connection), (_happybase, "ConnectionPool", ConnectionPool),
+             (_hb_connection, "Connection", Connection), (_hb_pool, "Connection", Connection),
+             (_hb_pool, "ConnectionPool", ConnectionPool))
+
+
+class patch(contextlib.ContextDecorator):
+    """Make `happybase.Connection` / `happybase.ConnectionPool` (and the names happybase's
+    own modules use) the in-process ones, as a context manager or a decorator. Code that did
+    `from happybase import Connection` before the patch keeps the name it bound."""
+
+    def __enter__(self):
+        self._saved = [(mod, name, getattr(mod, name)) for mod, name, _ in _BINDINGS]
+        for mod, name, ours in _BINDINGS:
+            setattr(mod, name, ours)
+        return self
+
+    def __exit__(self, *exc):
+        for mod, name, original in reversed(self._saved):
+            setattr(mod, name, original)
+        return False

@@ -1,0 +1,439 @@
+"""The Thrift-1 `Hbase` service over hsim's native API, method for method as HBase's
+ThriftHBaseServiceHandler (hbase-thrift, branch-2) implements it:
+
+- a read timestamp T is `setTimeRange(0, T)`: versions strictly older than T;
+- a delete timestamp T is `Delete.addColumns(f, q, T)` / `addFamily(f, T)`: every version <= T;
+- the non-Ts methods pass HConstants.LATEST_TIMESTAMP, which the region turns into its now;
+- mutateRows[Ts] builds one Put and one Delete per row, then applies all the puts, then all the
+  deletes; mutateRow[Ts] applies its row's delete first, then its put;
+- rows whose Result is empty are left out (ThriftUtilities.rowResultFromHBase);
+- majorCompact requests the same compaction as compact, as HBase 2's handler does
+  (it calls Admin.compactRegion / Admin.compact for both);
+- getRowOrBefore is in happybase's older IDL but not in HBase 2's: an unknown method.
+
+Method and argument names are the IDL's, since thriftpy2's processor calls them by name.
+Errors: see hsim.thrift.errors.
+"""
+
+from __future__ import annotations
+
+from thriftpy2.thrift import TApplicationException
+
+from hsim.client.table import Mutation
+from hsim.errors import HsimError, InvalidArgumentError, TableNotFoundError, UnknownRegionError
+from hsim.regions.region import check_row
+from hsim.schema import validate_table_name
+from hsim.thrift import columns as cols
+from hsim.thrift.descriptors import family_from_thrift, family_to_thrift
+from hsim.thrift.errors import Escaped, rpc
+from hsim.thrift.idl import LATEST_TIMESTAMP, ttypes
+from hsim.thrift.results import java_order, row_result, tcells
+from hsim.thrift.scanners import Scanners
+
+_HREGION_VERSION = 1  # ThriftHBaseServiceHandler.HREGION_VERSION
+
+
+def _table_name(name) -> str:
+    """TableName.valueOf: an illegal name is an IllegalArgumentException."""
+    return validate_table_name(name.decode("utf-8", "replace"))
+
+
+def _upto(timestamp: int):
+    """setTimeRange(0, T); LATEST_TIMESTAMP reads everything."""
+    return None if timestamp == LATEST_TIMESTAMP else (0, timestamp)
+
+
+def _qualified(column: bytes) -> tuple[bytes, bytes]:
+    """KeyValue.parseColumn(c)[1] on a bare family is an ArrayIndexOutOfBoundsException."""
+    family, qualifier = cols.parse_column(column)
+    if qualifier is None:
+        raise Escaped(InvalidArgumentError(f"column {column!r} has no qualifier"))
+    return family, qualifier
+
+
+class HbaseHandler:
+    """Serves one cluster. Thread-safe: each native call takes the cluster's lock, and open
+    scanners are read region by region in batches."""
+
+    def __init__(self, cluster):
+        self.cluster = cluster
+        self.admin = cluster.admin
+        self.scanners = Scanners()
+
+    def _table(self, name):
+        return self.cluster.table(_table_name(name))
+
+    # --- tables -------------------------------------------------------------------------------
+    @rpc()
+    def enableTable(self, tableName):
+        self.admin.enable_table(_table_name(tableName))
+
+    @rpc()
+    def disableTable(self, tableName):
+        self.admin.disable_table(_table_name(tableName))
+
+    @rpc()
+    def isTableEnabled(self, tableName):
+        return self.admin.is_table_enabled(_table_name(tableName))
+
+    @rpc()
+    def compact(self, tableNameOrRegionName):
+        self._compact(tableNameOrRegionName)
+
+    @rpc()
+    def majorCompact(self, tableNameOrRegionName):
+        self._compact(tableNameOrRegionName)
+
+    def _compact(self, target: bytes) -> None:
+        """Admin.compactRegion, and on an unknown region Admin.compact(TableName)."""
+        name = target.decode("utf-8", "replace")
+        try:
+            self.admin.compact(name)
+        except UnknownRegionError:
+            raise TableNotFoundError(_table_name(target)) from None
+
+    @rpc()
+    def getTableNames(self):
+        return sorted(n.encode("utf-8") for n in self.admin.list_tables())
+
+    @rpc()
+    def getColumnDescriptors(self, tableName):
+        families = self.admin.describe(_table_name(tableName)).families
+        return {f + b":": family_to_thrift(f, families[f])
+                for f in sorted(families, key=lambda f: java_order(f + b":"))}
+
+    @rpc()
+    def getTableRegions(self, tableName):
+        try:
+            regions = self.admin.regions(_table_name(tableName))
+        except TableNotFoundError:
+            return []  # "an empty list if the table does not exist"
+        out = []
+        for r in regions:
+            host, _, rest = r.server.partition(",")
+            out.append(ttypes.TRegionInfo(
+                startKey=r.start_key, endKey=r.end_key, id=r.region_id,
+                name=r.name.encode("utf-8"), version=_HREGION_VERSION,
+                serverName=host.encode("utf-8"), port=int(rest.partition(",")[0] or 0)))
+        return out
+
+    @rpc(catches_illegal_argument=True)
+    def createTable(self, tableName, columnFamilies):
+        try:
+            name = _table_name(tableName)  # outside the Java method's try
+        except InvalidArgumentError as e:
+            raise Escaped(e) from None
+        if self.admin.table_exists(name):
+            raise ttypes.AlreadyExists(message="table name already in use")
+        families = {}
+        for cd in columnFamilies:
+            family, cf = family_from_thrift(cd)
+            if family in families:
+                raise InvalidArgumentError(
+                    f"Family '{family.decode('utf-8', 'replace')}' already exists so cannot "
+                    "be added")
+            families[family] = cf
+        self.admin.create_table(name, families)
+
+    @rpc()
+    def deleteTable(self, tableName):
+        name = _table_name(tableName)
+        if not self.admin.table_exists(name):
+            raise HsimError("table does not exist")  # a plain java.io.IOException
+        self.admin.delete_table(name)
+
+    # --- reads ----------------------------------------------------------------------------------
+    @rpc()
+    def get(self, tableName, row, column, attributes):
+        return tcells(self._table(tableName).get(row, columns=cols.select([column])))
+
+    @rpc()
+    def getVer(self, tableName, row, column, numVersions, attributes):
+        return self._get_versions(tableName, row, column, LATEST_TIMESTAMP, numVersions)
+
+    @rpc()
+    def getVerTs(self, tableName, row, column, timestamp, numVersions, attributes):
+        return self._get_versions(tableName, row, column, timestamp, numVersions)
+
+    def _get_versions(self, table_name, row, column, timestamp, versions) -> list:
+        table = self._table(table_name)
+        if versions <= 0:
+            raise HsimError("versions must be positive")  # Get.readVersions: an IOException
+        cells = table.get(row, columns=cols.select([column]), time_range=_upto(timestamp),
+                          max_versions=versions)
+        return tcells(cells)
+
+    @rpc()
+    def getRow(self, tableName, row, attributes):
+        return self._rows(tableName, [row], None, LATEST_TIMESTAMP)
+
+    @rpc()
+    def getRowWithColumns(self, tableName, row, columns, attributes):
+        return self._rows(tableName, [row], columns, LATEST_TIMESTAMP)
+
+    @rpc()
+    def getRowTs(self, tableName, row, timestamp, attributes):
+        return self._rows(tableName, [row], None, timestamp)
+
+    @rpc()
+    def getRowWithColumnsTs(self, tableName, row, columns, timestamp, attributes):
+        return self._rows(tableName, [row], columns, timestamp)
+
+    @rpc()
+    def getRows(self, tableName, rows, attributes):
+        return self._rows(tableName, rows, None, LATEST_TIMESTAMP)
+
+    @rpc()
+    def getRowsWithColumns(self, tableName, rows, columns, attributes):
+        return self._rows(tableName, rows, columns, LATEST_TIMESTAMP)
+
+    @rpc()
+    def getRowsTs(self, tableName, rows, timestamp, attributes):
+        return self._rows(tableName, rows, None, timestamp)
+
+    @rpc()
+    def getRowsWithColumnsTs(self, tableName, rows, columns, timestamp, attributes):
+        return self._rows(tableName, rows, columns, timestamp)
+
+    def _rows(self, table_name, rows, columns, timestamp) -> list:
+        table = self._table(table_name)
+        selected = cols.select(columns)
+        tr = _upto(timestamp)
+        out = []
+        for row in rows:
+            cells = table.get(row, columns=selected, time_range=tr)
+            if cells:
+                out.append(row_result(row, cells))
+        return out
+
+    # --- writes ---------------------------------------------------------------------------------
+    @rpc(catches_illegal_argument=True)
+    def mutateRow(self, tableName, row, mutations, attributes):
+        self._mutate_row(tableName, row, mutations, LATEST_TIMESTAMP)
+
+    @rpc(catches_illegal_argument=True)
+    def mutateRowTs(self, tableName, row, mutations, timestamp, attributes):
+        self._mutate_row(tableName, row, mutations, timestamp)
+
+    def _mutate_row(self, table_name, row, mutations, ts) -> None:
+        table = self._table(table_name)
+        check_row(row)  # new Put(row, ts) / new Delete(row)
+        if ts < 0:
+            raise InvalidArgumentError(f"Timestamp cannot be negative. ts={ts}")
+        data, deletes = {}, []
+        for m in mutations:
+            family, qualifier = cols.parse_column(m.column)
+            if m.isDelete:
+                deletes.append(_delete(row, m.column, family, qualifier, ts))
+            elif qualifier is not None:  # a put to a bare family is only logged (LOG.warn)
+                data[m.column] = m.value if m.value is not None else b""
+        if deletes:
+            table.mutate_rows(deletes)
+        if data:
+            table.put(row, data, timestamp=ts)
+
+    @rpc(catches_illegal_argument=True)
+    def mutateRows(self, tableName, rowBatches, attributes):
+        self._mutate_rows(tableName, rowBatches, LATEST_TIMESTAMP)
+
+    @rpc(catches_illegal_argument=True)
+    def mutateRowsTs(self, tableName, rowBatches, timestamp, attributes):
+        self._mutate_rows(tableName, rowBatches, timestamp)
+
+    def _mutate_rows(self, table_name, batches, ts) -> None:
+        try:  # the Puts and Deletes are built before the Java method's try
+            puts, deletes = _row_mutations(batches, ts)
+        except InvalidArgumentError as e:
+            raise Escaped(e) from None
+        table = self._table(table_name)
+        if puts:
+            table.mutate_rows(puts)
+        if deletes:
+            table.mutate_rows(deletes)
+
+    @rpc()
+    def atomicIncrement(self, tableName, row, column, value):
+        family, qualifier = cols.parse_column(column)
+        column = family + b":" + (qualifier or b"")  # a bare family counts in the empty qualifier
+        return self._table(tableName).increment(row, column, value)
+
+    @rpc()
+    def increment(self, increment):
+        self._increment(increment)
+
+    @rpc()
+    def incrementRows(self, increments):
+        for inc in increments:
+            self._increment(inc)
+
+    def _increment(self, inc) -> None:
+        if not inc.row or not inc.table:
+            raise InvalidArgumentError("Must supply a table and a row key; can't increment")
+        family, qualifier = _qualified(inc.column)
+        self._table(inc.table).increment(inc.row, family + b":" + qualifier, inc.ammount)
+
+    @rpc()
+    def append(self, append):
+        if not append.row or not append.table:
+            raise InvalidArgumentError("Must supply a table and a row key; can't append")
+        if len(append.columns) != len(append.values):
+            raise InvalidArgumentError(
+                "Sizes of columns and values in tappend object are not matching")
+        data = {}
+        for column, value in zip(append.columns, append.values):
+            _qualified(column)
+            data[column] = value
+        table = self._table(append.table)
+        with self.cluster.lock:  # the Result of the Append: the cells it wrote
+            table.append(append.row, data)
+            return tcells(table.get(append.row, columns=list(data)))
+
+    @rpc(catches_illegal_argument=True)
+    def checkAndPut(self, tableName, row, column, value, mput, attributes):
+        check_row(row)
+        _qualified(mput.column)
+        data = {mput.column: mput.value if mput.value is not None else b""}
+        table = self._table(tableName)
+        _qualified(column)
+        if value != b"":
+            return table.check_and_put(row, column, value, data)
+        # HRegion.checkAndMutate: an empty expected value matches a missing or empty cell.
+        with self.cluster.lock:
+            current = table.get(row, columns=[column])
+            if current and current[0].value != b"":
+                return False
+            table.put(row, data)
+            return True
+
+    @rpc()
+    def deleteAll(self, tableName, row, column, attributes):
+        self._delete_all(tableName, row, column, LATEST_TIMESTAMP)
+
+    @rpc()
+    def deleteAllTs(self, tableName, row, column, timestamp, attributes):
+        self._delete_all(tableName, row, column, timestamp)
+
+    def _delete_all(self, table_name, row, column, ts) -> None:
+        table = self._table(table_name)
+        check_row(row)
+        family, qualifier = cols.parse_column(column)
+        table.mutate_rows([_delete(row, column, family, qualifier, ts)])
+
+    @rpc()
+    def deleteAllRow(self, tableName, row, attributes):
+        self._table(tableName).delete_row(row, timestamp=LATEST_TIMESTAMP)
+
+    @rpc()
+    def deleteAllRowTs(self, tableName, row, timestamp, attributes):
+        self._table(tableName).delete_row(row, timestamp=timestamp)
+
+    # --- scanners -------------------------------------------------------------------------------
+    @rpc()
+    def scannerOpenWithScan(self, tableName, scan, attributes):
+        return self._open(tableName, start=scan.startRow, stop=scan.stopRow,
+                          columns=scan.columns, timestamp=scan.timestamp,
+                          caching=scan.caching, batch=scan.batchSize, filter=scan.filterString,
+                          reversed=bool(scan.reversed), sort_columns=bool(scan.sortColumns))
+
+    @rpc()
+    def scannerOpen(self, tableName, startRow, columns, attributes):
+        return self._open(tableName, start=startRow, columns=columns)
+
+    @rpc()
+    def scannerOpenWithStop(self, tableName, startRow, stopRow, columns, attributes):
+        return self._open(tableName, start=startRow, stop=stopRow, columns=columns)
+
+    @rpc()
+    def scannerOpenWithPrefix(self, tableName, startAndPrefix, columns, attributes):
+        # Scan(prefix) with WhileMatchFilter(PrefixFilter(prefix)): the rows with the prefix.
+        return self._open(tableName, prefix=startAndPrefix, columns=columns)
+
+    @rpc()
+    def scannerOpenTs(self, tableName, startRow, columns, timestamp, attributes):
+        return self._open(tableName, start=startRow, columns=columns, timestamp=timestamp)
+
+    @rpc()
+    def scannerOpenWithStopTs(self, tableName, startRow, stopRow, columns, timestamp,
+                              attributes):
+        return self._open(tableName, start=startRow, stop=stopRow, columns=columns,
+                          timestamp=timestamp)
+
+    def _open(self, table_name, start=None, stop=None, prefix=None, columns=None,
+              timestamp=None, caching=None, batch=None, filter=None, reversed=False,
+              sort_columns=False) -> int:
+        table = self._table(table_name)
+        if batch is not None and batch <= 0:
+            batch = None  # Scan.setBatch(n <= 0): no batching
+        rows = table.scan(
+            start_row=start, stop_row=stop, row_prefix=prefix, columns=cols.select(columns),
+            time_range=None if timestamp is None else _upto(timestamp), filter=filter,
+            reversed=reversed, caching=caching if caching and caching > 0 else 1000)
+        return self.scanners.add(rows, sort_columns, batch)
+
+    @rpc()
+    def scannerGetList(self, id, nbRows):
+        if nbRows < 0:
+            raise InvalidArgumentError(f"Illegal Capacity: {nbRows}")  # new ArrayList<>(n)
+        return self.scanners.next(id, nbRows)
+
+    @rpc()
+    def scannerGet(self, id):
+        return self.scanners.next(id, 1)
+
+    @rpc()
+    def scannerClose(self, id):
+        self.scanners.close(id)
+
+    # --- the rest of the IDL --------------------------------------------------------------------
+    @rpc()
+    def getRowOrBefore(self, tableName, row, family):
+        raise TApplicationException(TApplicationException.UNKNOWN_METHOD,
+                                    "Invalid method name: 'getRowOrBefore'")
+
+    @rpc()
+    def getRegionInfo(self, row):
+        """The region a meta row key ("table,row,99999999999999") falls in: the reverse meta
+        scan HBase does, answered from the table's region locator."""
+        table, _, rest = row.partition(b",")
+        key = rest.rpartition(b",")[0] if b"," in rest else rest
+        try:
+            regions = self.admin.regions(table.decode("utf-8", "replace"))
+        except (TableNotFoundError, InvalidArgumentError):
+            regions = []
+        for r in regions:
+            if r.start_key <= key and (not r.end_key or key < r.end_key):
+                host, _, rest = r.server.partition(",")
+                return ttypes.TRegionInfo(
+                    startKey=r.start_key, endKey=r.end_key, id=r.region_id,
+                    name=r.name.encode("utf-8"), version=_HREGION_VERSION,
+                    serverName=host.encode("utf-8"), port=int(rest.partition(",")[0] or 0))
+        text = row.decode("latin-1")
+        raise HsimError(f"Cannot find row in hbase:meta, row={text}")
+
+
+def _delete(row, column, family, qualifier, ts) -> Mutation:
+    if qualifier is None:
+        return Mutation("delete_family", row, column=family, timestamp=ts)
+    return Mutation("delete_columns", row, column=column, timestamp=ts)
+
+
+def _row_mutations(batches, ts) -> tuple[list, list]:
+    """One Put and one Delete per BatchMutation (ThriftHBaseServiceHandler.mutateRowsTs)."""
+    if ts < 0:
+        raise InvalidArgumentError(f"Timestamp cannot be negative. ts={ts}")
+    puts, deletes = [], []
+    for batch in batches:
+        row = batch.row
+        check_row(row)
+        data = {}
+        for m in batch.mutations:
+            family, qualifier = cols.parse_column(m.column)
+            if m.isDelete:
+                deletes.append(_delete(row, m.column, family, qualifier, ts))
+            elif qualifier is None:
+                raise InvalidArgumentError("Invalid famAndQf provided.")
+            else:
+                data[m.column] = m.value if m.value is not None else b""
+        if data:
+            puts.append(Mutation("put", row, data=data, timestamp=ts))
+    return puts, deletes
