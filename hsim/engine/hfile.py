@@ -194,6 +194,8 @@ class HFileWriter:
             vlen = len(value)
             klen = 12 + rlen + flen + len(qual)
             if fam is not fam_obj:
+                if fam_obj is not None and fam != fam_obj:
+                    raise ValueError(f"an HFile holds one family: {fam!r} after {fam_obj!r}")
                 fam_obj = fam
                 fam_prefix = bytes((flen,)) + fam
             size = 8 + klen + vlen
@@ -361,6 +363,17 @@ class BlockRecord:
 
 
 class HFileReader:
+    """Reads one HFile's bytes. The physical figures, all measured on the bytes:
+
+    - `size`: the whole file; `data_size`: data blocks on disk (headers, compressed bodies,
+      checksums); `uncompressed_data_size`: the same blocks uncompressed, with headers.
+    - `index_size`: root + intermediate + leaf index blocks, uncompressed, with headers: the
+      index HBase keeps in memory and reports (the trailer's uncompressedDataIndexSize plus
+      headers), which compression does not shrink; `index_on_disk_size`: as stored.
+    - `bloom_size`: the general bloom's chunks as HBase sizes them (folded) plus its meta.
+    - `keyvalue_bytes`: the sum of the cells' KeyValue lengths.
+    """
+
     def __init__(self, data: bytes, name: str, family: ColumnFamily, config: Config,
                  block_cache=None):
         self.data = data

@@ -145,6 +145,14 @@ def test_out_of_order_cells_are_refused():
         w.append(Cell.make(b"a", b"f", b"q", 1, 4, b""))
 
 
+def test_one_family_per_file():
+    w = HFileWriter(ColumnFamily(), Config())
+    w.append(Cell.make(b"a", b"f1", b"q", 1, 4, b""))
+    w.append(Cell.make(b"b", bytes(bytearray(b"f1")), b"q", 1, 4, b""))  # an equal copy
+    with pytest.raises(ValueError, match="one family"):
+        w.append(Cell.make(b"c", b"f2", b"q", 1, 4, b""))
+
+
 def test_file_info_tracks_time_range_puts_deletes_and_sequence():
     cells = sorted([
         Cell.make(b"a", b"f", b"q", 500, 4, b"v", 3),
