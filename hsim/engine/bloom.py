@@ -11,7 +11,9 @@ at `1 - sqrt(1 - err)` so a row+column check stays at the configured rate.
 
 What hsim stores in a chunk block is pybloom-live's bit array for that chunk's keys (sized at
 the chunk's rate), zero-padded to the byte size HBase would write, so block sizes and the
-reported `byte_size` are HBase's. After HBase's meta fields, the meta block carries a small
+reported `byte_size` are HBase's. (pybloom rounds its bits per slice up, so at some error rates
+a full chunk needs a few bytes more than HBase's 128 KiB; the block then holds those few bytes
+more, and `byte_size` still reports HBase's.) After HBase's meta fields, the meta block carries a small
 hsim extension (the pybloom error rate and each chunk's key count) that a reader needs to
 rebuild the pybloom filters; `meta_size` excludes it.
 """
