@@ -1,0 +1,95 @@
+"""`hsim serve`: an hsim cluster behind HBase's Thrift-1 API on a port, for happybase or any
+other Thrift-1 client (they connect as to HBase's own `hbase thrift start`).
+
+    hsim serve [--host 127.0.0.1] [--port 9090] [--servers N] [--transport buffered|framed]
+               [--protocol binary|compact] [--config JSON|FILE] [--clock system|manual]
+
+Binds to loopback unless told otherwise. The first line printed says the address it listens on
+(with --port 0, the free port it picked). SIGINT or SIGTERM stops it cleanly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import signal
+import sys
+
+from hsim.thrift.server import MAX_FRAME_SIZE, MAX_MESSAGE_SIZE, PROTOCOLS, TRANSPORTS
+
+
+def _config(text: str | None):
+    """Config overrides as a JSON object (or a file holding one); "scale" applies
+    Config.scaled(factor) after the other fields."""
+    from hsim.config import Config
+
+    if not text:
+        return Config()
+    if not text.lstrip().startswith("{") and os.path.exists(text):
+        with open(text, encoding="utf-8") as f:
+            text = f.read()
+    fields = json.loads(text)
+    if not isinstance(fields, dict):
+        raise ValueError("--config must be a JSON object of Config fields")
+    scale = fields.pop("scale", None)
+    config = Config(**fields)
+    return config.scaled(scale) if scale is not None else config
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="hsim serve", description=__doc__.split("\n\n")[0])
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=9090, help="port (default 9090; 0: a free one)")
+    p.add_argument("--servers", type=int, default=1, metavar="N", help="region servers")
+    p.add_argument("--transport", choices=sorted(TRANSPORTS), default="buffered")
+    p.add_argument("--protocol", choices=sorted(PROTOCOLS), default="binary")
+    p.add_argument("--config", metavar="JSON", help="Config fields as JSON, or a JSON file")
+    p.add_argument("--clock", choices=("system", "manual"), default="system",
+                   help="timestamps from wall time (default) or a ManualClock at 0")
+    p.add_argument("--max-message-size", type=int, default=MAX_MESSAGE_SIZE, metavar="BYTES")
+    p.add_argument("--max-frame-size", type=int, default=MAX_FRAME_SIZE, metavar="BYTES")
+    p.add_argument("--verbose", action="store_true", help="log refused connections")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    from hsim.client.cluster import Cluster
+    from hsim.clock import ManualClock, SystemClock
+    from hsim.thrift.server import ThriftServer
+
+    try:
+        config = _config(args.config)
+    except (ValueError, TypeError, OSError) as e:
+        print(f"hsim serve: bad --config: {e}", file=sys.stderr)
+        return 2
+    clock = SystemClock() if args.clock == "system" else ManualClock(0)
+    cluster = Cluster(region_servers=args.servers, config=config, clock=clock)
+    server = ThriftServer(cluster, host=args.host, port=args.port, transport=args.transport,
+                          protocol=args.protocol, max_message_size=args.max_message_size,
+                          max_frame_size=args.max_frame_size)
+    try:
+        server.bind()
+    except OSError as e:
+        print(f"hsim serve: cannot listen on {args.host}:{args.port}: {e}", file=sys.stderr)
+        return 1
+
+    def _stop(signum, _frame):
+        server.stop_accepting()
+
+    signal.signal(signal.SIGINT, _stop)
+    signal.signal(signal.SIGTERM, _stop)
+    print(f"hsim serve: listening on {args.host}:{server.port} ({args.transport} transport, "
+          f"{args.protocol} protocol, {args.servers} region server(s))", flush=True)
+    server.serve_forever()
+    server.stop()
+    print(f"hsim serve: stopped after {server.connections_served} connection(s)", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
