@@ -1,0 +1,262 @@
+"""Index size: how row keys, family names, qualifiers, number encoding, BLOCKSIZE and compression
+change an HFile's data, block index and bloom filter.
+
+Seed claims: 000 "Try to minimize row and column sizes" (HBASE-3551, column families,
+attributes, byte patterns, compression), 003 "Column Family Block Size" and "Compression", 004
+"Target data access" (the keys are the only bits in the index).
+
+Each variant writes the same records (two small cells per row, ids drawn from the seed) into
+one HFile twice with hsim's HFile writer: once as HBase 2 writes it, each data block indexed by
+the shortest key between the previous block's last cell and its first cell
+(HFileWriterImpl.getMidpoint), and once indexed by full first keys, as the HFile v1 of the seeds'
+era did. Sizes are measured from the bytes written: data blocks on disk, the block index
+(uncompressed, as HBase reports storefileIndexSize) and the ROW bloom.
+"""
+
+import random
+
+from hsim.cell import Cell
+from hsim.engine.hfile import HFileReader, HFileWriter
+from hsim.scenario import Scenario
+from hsim.schema import ColumnFamily
+
+scenario = Scenario(
+    "index_size",
+    "row key, family and qualifier length, long vs string, BLOCKSIZE, compression: data, "
+    "index and bloom bytes, with HBase 2's shortened index keys and with full first keys",
+    sizes={"small": 10000, "default": 100000, "large": 500000},
+    servers=1,
+    scale=1,
+    params={"value_bytes": 16},
+    ops_meaning="rows per HFile (two cells each)",
+)
+
+HOST = b"myserver1.mycompany.com/com.package1.subpackage2.subsubpackage3.ImportantService/"
+SHORT_QUALIFIERS = (b"via", b"who")
+LONG_QUALIFIERS = (b"myVeryImportantAttribute", b"myOtherImportantAttribute")
+LONG_FAMILY = b"myVeryImportantColumnFamily"
+
+
+def _row_long(i: int) -> bytes:
+    return i.to_bytes(8, "big")
+
+
+def _row_string(i: int) -> bytes:
+    return str(i).encode()
+
+
+def _row_verbose(i: int) -> bytes:
+    return HOST + str(i).encode()
+
+
+def _v(name, description, rows=_row_long, family=b"d", qualifiers=SHORT_QUALIFIERS,
+       block_size=65536, compression="NONE"):
+    scenario.variant(name, description, rows=rows, family=family, qualifiers=qualifiers,
+                     block_size=block_size, compression=compression)
+
+
+_v("baseline", "row: the id as an 8-byte long; family 'd'; qualifiers 'via', 'who'; 64 KiB")
+_v("id_as_string", "row: the same id as a decimal string (19 digits)", rows=_row_string)
+_v("long_row", "row: host and event names then the id (~100 bytes, long common prefix)",
+   rows=_row_verbose)
+_v("long_family", f"family '{LONG_FAMILY.decode()}'", family=LONG_FAMILY)
+_v("long_qualifier", "qualifiers 'myVeryImportantAttribute', 'myOtherImportantAttribute'",
+   qualifiers=LONG_QUALIFIERS)
+_v("verbose", "long row, long family and long qualifiers (HBASE-3551's case)",
+   rows=_row_verbose, family=LONG_FAMILY, qualifiers=LONG_QUALIFIERS)
+_v("block_8k", "baseline with BLOCKSIZE 8 KiB", block_size=8192)
+_v("block_256k", "baseline with BLOCKSIZE 256 KiB", block_size=262144)
+_v("gz", "baseline with COMPRESSION GZ", compression="GZ")
+
+
+@scenario.run
+def run(ctx, variant):
+    rng = random.Random(ctx.seed)  # the same ids for every variant
+    ids = sorted(rng.sample(range(10**18, 9 * 10**18), ctx.ops))
+    family = ColumnFamily(block_size=variant["block_size"], compression=variant["compression"],
+                          bloom_filter="ROW")
+    fam, quals = variant["family"], variant["qualifiers"]
+    make_row = variant["rows"]
+    ts = ctx.clock.now()
+    size = ctx.params["value_bytes"]
+    values = [rng.randbytes(size) for _ in range(256)]
+    cells = []
+    for n, i in enumerate(ids):
+        row = make_row(i)
+        for q in quals:
+            cells.append(Cell.make(row, fam, q, ts, 4, values[(n + len(q)) & 255], 1))
+        if n % 1000 == 999:
+            ctx.tick(1000)
+    cells.sort()
+    hbase2 = _write(cells, family, ctx.config, full_first_keys=False)
+    full = _write(cells, family, ctx.config, full_first_keys=True)
+    kv_bytes = sum(c.serialized_size for c in cells)
+    ctx.record("row_key_bytes", sum(len(make_row(i)) for i in ids) / len(ids),
+               "row key length (mean)", "B")
+    ctx.record("keyvalue_bytes", kv_bytes, "KeyValue bytes", "B")
+    ctx.record("data_bytes", hbase2.data_size, "data blocks on disk", "B")
+    ctx.record("data_blocks", hbase2.data_block_count, "data blocks")
+    ctx.record("index_bytes", hbase2.index_size, "block index, HBase 2 keys", "B")
+    ctx.record("index_bytes_full_keys", full.index_size, "block index, full first keys", "B")
+    ctx.record("index_share", hbase2.index_size / hbase2.data_size,
+               "index / data on disk, HBase 2 keys", "%")
+    ctx.record("index_share_full_keys", full.index_size / full.data_size,
+               "index / data on disk, full first keys", "%")
+    ctx.record("bloom_bytes", hbase2.bloom_size, "ROW bloom", "B")
+    ctx.record("file_bytes", hbase2.size, "HFile size", "B")
+
+
+def _write(cells, family, config, full_first_keys):
+    w = HFileWriter(family, config, full_first_keys=full_first_keys)
+    w.append_all(cells)
+    data = w.finish(max_seq_id=1, major_compaction=True, create_time=0)
+    return HFileReader(data, "index_size", family, config)
+
+
+scenario.bar_chart("index_sizes", "block index size per design", ["index_bytes",
+                   "index_bytes_full_keys"], unit="B")
+scenario.bar_chart("data_sizes", "data on disk and HFile size per design",
+                   ["data_bytes", "file_bytes"], unit="B")
+
+
+@scenario.claim(
+    "doubling BLOCKSIZE roughly halves the index",
+    seed="003", section="Column Family Block Size",
+    quote="the larger the block size, the smaller the store file indexes. For example, if the "
+          "blocksize is doubled then the resulting indexes should be roughly halved.",
+    needs=["block_8k", "baseline", "block_256k"])
+def block_size(r):
+    small, mid, big = (r[v]["index_bytes"] for v in ("block_8k", "baseline", "block_256k"))
+    f1 = (small / mid) ** (1 / 3)  # 8 KiB -> 64 KiB is three doublings
+    f2 = (mid / big) ** (1 / 2)
+    return (all(1.6 <= f <= 2.4 for f in (f1, f2)),
+            f"index {small:,} B at 8 KiB, {mid:,} B at 64 KiB, {big:,} B at 256 KiB: "
+            f"each doubling divides it by {f1:.2f} (8->64 KiB) and {f2:.2f} (64->256 KiB)")
+
+
+@scenario.claim(
+    "a longer row key makes a bigger block index",
+    seed="004", section="Target data access",
+    quote="The downside to putting more in the rowkey is a **bigger block index**, given that "
+          "the keys are the only bits that go into the index",
+    needs=["baseline", "long_row"])
+def long_rows(r):
+    b, lr = r["baseline"], r["long_row"]
+    g2 = lr["index_bytes"] / b["index_bytes"]
+    gf = lr["index_bytes_full_keys"] / b["index_bytes_full_keys"]
+    return (g2 > 1.5 and gf > 1.5,
+            f"rows of {lr['row_key_bytes']:.0f} B instead of {b['row_key_bytes']:.0f} B grow "
+            f"the index {g2:.1f}x with HBase 2 keys (rows share a long prefix, so even the "
+            f"shortened keys are long) and {gf:.1f}x with full first keys")
+
+
+def _entry_growth(r, key):
+    """How much bigger each index entry gets with long family or qualifier names: a bigger
+    file has more blocks, so the total grows anyway; the entry size is what the keys carry."""
+    def per_entry(v):
+        return r[v][key] / r[v]["data_blocks"]
+    b = per_entry("baseline")
+    parts = [(v, per_entry(v) / b, r[v][key] / r["baseline"][key])
+             for v in ("long_family", "long_qualifier")]
+    text = "; ".join(f"{v}: {e:.2f}x per entry, {t:.2f}x in all" for v, e, t in parts)
+    return all(e > 1.3 for _, e, _ in parts), text
+
+
+_COORDINATES = ("Therein, the indices that are kept on HBase storefiles (<<hfile,hfile>>) to "
+                "facilitate random access may end up occupyng large chunks of the HBase allotted "
+                "RAM because the cell value coordinates are large.")
+
+
+@scenario.claim(
+    "index entries carry the coordinates: long family and qualifier names grow each entry "
+    "(full first keys)",
+    seed="000", section="Try to minimize row and column sizes", quote=_COORDINATES,
+    needs=["baseline", "long_family", "long_qualifier"])
+def names_full_keys(r):
+    held, text = _entry_growth(r, "index_bytes_full_keys")
+    return held, f"full first keys vs baseline: {text}"
+
+
+@scenario.claim(
+    "index entries carry the coordinates: long family and qualifier names grow each entry "
+    "(HBase 2's shortened keys)",
+    seed="000", section="Try to minimize row and column sizes", quote=_COORDINATES,
+    needs=["baseline", "long_family", "long_qualifier"])
+def names_hbase2(r):
+    held, text = _entry_growth(r, "index_bytes")
+    return held, (f"HBase 2 keys vs baseline: {text} (the shortened key between two rows is "
+                  "a first-on-row key, without family or qualifier; the index grows only with "
+                  "the number of blocks)")
+
+
+@scenario.claim(
+    "long names make bigger files whatever the index does",
+    seed="000", section="Try to minimize row and column sizes",
+    quote="In HBase, values are always freighted with their coordinates; as a cell value "
+          "passes through the system, it'll be accompanied by its row, column name, and "
+          "timestamp - always.",
+    needs=["baseline", "long_family", "long_qualifier", "long_row"])
+def names_grow_files(r):
+    b = r["baseline"]["data_bytes"]
+    parts = [(v, r[v]["data_bytes"] / b) for v in ("long_row", "long_family", "long_qualifier")]
+    return (all(g > 1.2 for _, g in parts),
+            "data on disk vs baseline: " + ", ".join(f"{v} {g:.2f}x" for v, g in parts))
+
+
+@scenario.claim(
+    "a number as a string takes nearly 3x the bytes of a long",
+    seed="000", section="Try to minimize row and column sizes > Byte Patterns",
+    quote="If you stored this number as a String -- presuming a byte per character -- you need "
+          "nearly 3x the bytes.",
+    needs=["baseline", "id_as_string"])
+def long_vs_string(r):
+    b, s = r["baseline"], r["id_as_string"]
+    k = s["row_key_bytes"] / b["row_key_bytes"]
+    d = s["data_bytes"] / b["data_bytes"]
+    return (k >= 2 and d > 1,
+            f"row keys {s['row_key_bytes']:.0f} B vs {b['row_key_bytes']:.0f} B ({k:.1f}x); "
+            f"data on disk {d:.2f}x")
+
+
+@scenario.claim(
+    "large rows and column names blow the index up (HBASE-3551), with full first keys",
+    seed="000", section="Try to minimize row and column sizes",
+    quote="If your rows and column names are large, especially compared to the size of the "
+          "cell value, then you may run up against some interesting scenarios.",
+    needs=["baseline", "verbose"])
+def blow_up(r):
+    b, v = r["baseline"], r["verbose"]
+    gf = v["index_bytes_full_keys"] / b["index_bytes_full_keys"]
+    g2 = v["index_bytes"] / b["index_bytes"]
+    return (gf >= 3,
+            f"verbose coordinates grow the index {gf:.1f}x with full first keys "
+            f"({v['index_bytes_full_keys']:,} B, {v['index_share_full_keys']:.2%} of the data) "
+            f"and {g2:.1f}x with HBase 2 keys ({v['index_bytes']:,} B)")
+
+
+@scenario.claim(
+    "compression makes for larger indices",
+    seed="000", section="Try to minimize row and column sizes",
+    quote="Compression will also make for larger indices.",
+    needs=["baseline", "gz"])
+def compression_larger(r):
+    b, g = r["baseline"], r["gz"]
+    return (g["index_bytes"] > b["index_bytes"],
+            f"index {g['index_bytes']:,} B with GZ vs {b['index_bytes']:,} B without (blocks are "
+            f"cut at BLOCKSIZE before compression, so the entries are the same); as a share of "
+            f"the data on disk it grows from {b['index_share']:.2%} to {g['index_share']:.2%}")
+
+
+@scenario.claim(
+    "compression shrinks the data but not the cost of over-sized keys in the index",
+    seed="003", section="Compression",
+    quote="So while using column-family compression is a best practice it's not going to "
+          "eliminate the problem of over-sized keys, over-sized column family names, or "
+          "over-sized column names.",
+    needs=["baseline", "gz"])
+def compression_keys(r):
+    b, g = r["baseline"], r["gz"]
+    d = g["data_bytes"] / b["data_bytes"]
+    i = g["index_bytes"] / b["index_bytes"]
+    return (d < 0.9 and i >= 0.95,
+            f"GZ: data on disk {d:.2f}x, block index {i:.2f}x of the uncompressed file's")

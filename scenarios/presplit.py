@@ -1,0 +1,149 @@
+"""Pre-splitting a table whose row keys are hex strings: the HBase book's example.
+
+Seed claims: 000 "Relationship Between RowKeys and Region Splits" (the `Bytes.split` table, the
+regions that stay empty, Lessons #1 and #2) and 003 "Pre-Split Regions to Avoid Region
+Hotspots".
+
+Every variant writes the same rows, keyed by 16 random hex characters ("0000000000000000" to
+"ffffffffffffffff"), into a table created four ways: Admin.createTable(start, end, 10) (which
+splits with Bytes.split), RegionSplitter's HexStringSplit, the book's own getHexSplits, and no
+pre-split at all (the table then splits as it grows, its daughters staying on one server).
+"""
+
+import hashlib
+from bisect import bisect_right
+
+from hsim.scenario import Scenario
+
+scenario = Scenario(
+    "presplit",
+    "the book's hex-key example: Bytes.split vs HexStringSplit vs custom splits vs no "
+    "pre-split: rows per region, empty regions, write spread",
+    sizes={"small": 3000, "default": 30000, "large": 200000},
+    servers=4,
+    scale=1 / 256,
+    params={"regions": 10, "value_bytes": 100},
+    ops_meaning="rows written per variant",
+)
+
+LOW, HIGH = b"0" * 16, b"f" * 16
+
+
+def book_hex_splits(start_key: str, end_key: str, num_regions: int) -> list[bytes]:
+    """The book's getHexSplits: num_regions - 1 keys at equal steps of the hex range,
+    formatted %016x (the arithmetic of the seed's Java example, in Python)."""
+    lowest, highest = int(start_key, 16), int(end_key, 16)
+    step = (highest - lowest) // num_regions
+    lowest += step
+    return [b"%016x" % (lowest + step * i) for i in range(num_regions - 1)]
+
+
+scenario.variant("bytes_split", "Admin.createTable(desc, '0'x16, 'f'x16, 10): Bytes.split",
+                 create=lambda n: {"start_key": LOW, "end_key": HIGH, "num_regions": n})
+scenario.variant("hex_string_split", "RegionSplitter's HexStringSplit, 10 regions",
+                 create=lambda n: {"presplit": ("HexStringSplit", n)})
+scenario.variant("book_hex_splits", "the book's getHexSplits('0'x16, 'f'x16, 10)",
+                 create=lambda n: {"split_keys": book_hex_splits(LOW.decode(), HIGH.decode(), n)})
+scenario.variant("no_presplit", "one region; the table splits as it grows",
+                 create=lambda n: {})
+
+
+@scenario.run
+def run(ctx, variant):
+    n = ctx.params["regions"]
+    ctx.admin.create_table("hex", {"d": {}}, **variant["create"](n))
+    table = ctx.table("hex")
+    value = b"v" * ctx.params["value_bytes"]
+    rows = []
+    for i in range(ctx.ops):
+        row = hashlib.md5(b"%d:%d" % (ctx.seed, i)).hexdigest()[:16].encode()
+        table.put(row, {b"d:v": value})
+        rows.append(row)
+        ctx.tick()
+
+    regions = ctx.admin.regions("hex")
+    starts = [r.start_key for r in regions]
+    counts = [0] * len(regions)
+    for row in rows:
+        counts[bisect_right(starts, row) - 1] += 1
+    mean = len(rows) / len(regions)
+    shares = ctx.cluster.metrics().write_share_per_server()
+    ctx.record("regions", len(regions), "regions at the end")
+    ctx.record("empty_regions", counts.count(0), "regions that got no row")
+    ctx.record("max_region_share", max(counts) / len(rows), "biggest region's share of rows", "%")
+    ctx.record("region_skew", max(counts) / mean, "rows: biggest region / mean", "x")
+    ctx.record("max_server_write_share", max(shares.values()), "busiest server's write share",
+               "%")
+    ctx.record("split_lead_bytes", [r.start_key[0] for r in regions if r.start_key],
+               "lead byte of each split key")
+    ctx.note("rows per region: " + ", ".join(
+        f"[{_show(r.start_key)}, {_show(r.end_key)}) {c}" for r, c in zip(regions, counts)))
+
+
+def _show(key: bytes) -> str:
+    if not key:
+        return "-"
+    text = key.decode("latin-1")
+    printable = all(32 <= ord(ch) < 127 for ch in text[:4])
+    return (text[:4] if printable else key[:4].hex()) + "..."
+
+
+@scenario.claim(
+    "Bytes.split cuts the hex range at the book's split points",
+    seed="000", section="Relationship Between RowKeys and Region Splits",
+    quote="Running those key ranges through `Bytes.split` (which is the split strategy used "
+          "when creating regions in `HBaseAdmin.createTable(byte[] startKey, byte[] endKey, "
+          "numRegions)` for 10 regions will generate the following splits...",
+    needs=["bytes_split"])
+def book_table(r):
+    lead = r["bytes_split"]["split_lead_bytes"]
+    book = [48, 54, 61, 68, 75, 82, 88, 95, 102]
+    return lead == book, f"split keys lead with bytes {lead} (the book lists {book})"
+
+
+@scenario.claim(
+    "with Bytes.split, hex keys pile up in a few regions and the middle ones stay empty",
+    seed="000", section="Relationship Between RowKeys and Region Splits",
+    quote='The problem is that all the data is going to pile up in the first 2 regions and the '
+          'last region thus creating a "lumpy" (and possibly "hot") region problem. ... Thus, '
+          'the middle regions regions will never be used.',
+    needs=["bytes_split"])
+def lumpy(r):
+    v = r["bytes_split"]
+    used = v["regions"] - v["empty_regions"]
+    return (v["empty_regions"] >= v["regions"] // 2,
+            f"rows landed in {used} of {v['regions']} regions; {v['empty_regions']} stayed "
+            f"empty; the biggest took {v['max_region_share']:.1%}")
+
+
+@scenario.claim(
+    "splits that match the key space use every region",
+    seed="000", section="Relationship Between RowKeys and Region Splits",
+    quote="Lesson #2: While generally not advisable, using hex-keys (and more generally, "
+          "displayable data) can still work with pre-split tables as long as all the created "
+          "regions are accessible in the keyspace.",
+    needs=["book_hex_splits", "hex_string_split"])
+def even(r):
+    b, h = r["book_hex_splits"], r["hex_string_split"]
+    return (b["empty_regions"] == 0 and h["empty_regions"] == 0
+            and b["region_skew"] < 1.3 and h["region_skew"] < 1.3,
+            f"book_hex_splits: {b['empty_regions']} empty, skew {b['region_skew']:.2f}; "
+            f"hex_string_split: {h['empty_regions']} empty, skew {h['region_skew']:.2f}")
+
+
+@scenario.claim(
+    "without a pre-split, one region server takes the writes",
+    seed="003", section="Pre-Split Regions to Avoid Region Hotspots",
+    quote="If certain region servers get hammered by very intensive write/read operations, "
+          "HBase may drop that region server because the Zookeeper connection will timeout and "
+          "``YouAreDeadException`` will be triggered. A better practice is to create a fixed "
+          "number of regions and evenly distribute those regions across all the region servers",
+    needs=["no_presplit", "book_hex_splits"])
+def presplit_spreads(r):
+    n, b = r["no_presplit"], r["book_hex_splits"]
+    servers = r.options["servers"]
+    return (n["max_server_write_share"] >= 0.9
+            and b["max_server_write_share"] <= 1.5 / servers,
+            f"no_presplit: the busiest server took {n['max_server_write_share']:.1%} of writes "
+            f"({n['regions']} regions after its splits); book_hex_splits: "
+            f"{b['max_server_write_share']:.1%}")
