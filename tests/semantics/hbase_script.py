@@ -13,13 +13,15 @@ the answer differs by placement.
     put ROW f:q=value f:q2=v @TS ttl=MS        one Put (no @TS: the server's now)
     delete ROW @TS                             whole-row delete (DeleteFamily per family)
     delete_family ROW f @TS | delete_family_version ROW f @TS
-    delete_columns ROW f:q @TS | delete_column ROW f:q @TS   (no @TS: now / latest version)
+    delete_columns ROW f:q @TS | delete_column ROW f:q.. @TS  (no @TS: now / latest version;
+                                               several columns: one Delete of them all)
     increment ROW f:q AMOUNT ttl=MS            output: the new value
     append ROW f:q=bytes                       output: the new value
     flush | compact | major_compact | split ROW | alter f versions=5 ...
     place                                      flush / flush + major compaction, per placement
     get ROW cols=f:q,f versions=N|all range=MIN,MAX ts=T raw long filter="..."
     scan start=R stop=R prefix=P cols=.. versions=.. range=.. ts=.. raw reversed limit=N long
+    regions                                    each region's [start, end) and file counts
     markers                                    delete markers a raw scan returns (versions =
                                                the first family's VERSIONS, as TestKeepDeletes
                                                counts them)
@@ -124,7 +126,10 @@ class Runner:
 
     # --- commands --------------------------------------------------------------------------
     def execute(self, command: str):
-        words = shlex.split(command)
+        lexer = shlex.shlex(command, posix=True)
+        lexer.whitespace_split = True
+        lexer.escape = ""  # keep Bytes.toBytesBinary escapes such as \x00
+        words = list(lexer)
         name, args = words[0], words[1:]
         handler = getattr(self, "cmd_" + name, None)
         if handler is None:
@@ -252,6 +257,12 @@ class Runner:
             kwargs["limit"] = int(opts["limit"])
         cells = [c for row in self.table.scan(**kwargs) for c in row]
         return _format(cells, as_long)
+
+    def cmd_regions(self, args):
+        return [f"[{to_string_binary(r.start_key)}, {to_string_binary(r.end_key)}) "
+                f"files={r.store_file_count}"
+                f" references={sum(f.is_reference for v in r.store_files.values() for f in v)}"
+                for r in self.cluster.admin.regions("t")]
 
     def cmd_markers(self, args):
         families = self.cluster.admin.describe("t").families
