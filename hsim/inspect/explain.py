@@ -1,0 +1,322 @@
+"""`explain get` and `explain scan`: run one read and show why its answer is what it is.
+
+The read runs for real (through the client, so the block cache and counters see it) while each
+store it touches records what it did (Store.trace): whether the MemStore was read, every store
+file read or skipped and why (key range, time range or TTL, bloom filter), how many blocks each
+file read from "disk" and how many came from the block cache, and the cells the query matcher
+saw and kept. The cells it dropped are then told apart by the rule that dropped them, in the
+order ScanQueryMatcher applies its rules (markers, TTL, deletes, time range, columns, versions).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from hsim.client import requests as rq
+from hsim.inspect.render import html_lines, html_table, key_text, text_table, time_text
+from hsim.metrics import IOCounters
+
+_NEG_INF = -(1 << 63)
+
+# Why the matcher dropped a cell, in the order its rules apply.
+MARKER = "delete marker (markers are never returned)"
+EXPIRED = "expired (family TTL)"
+CELL_EXPIRED = "expired (cell TTL)"
+DELETED = "deleted by a marker"
+TIME_RANGE = "outside the time range"
+COLUMN = "column not asked for"
+OVERWRITTEN = "overwritten (same timestamp)"
+VERSIONS = "beyond VERSIONS"
+FILTERED = "removed by the filter (or beyond LIMIT)"
+
+
+@dataclass
+class SourceRead:
+    """What one source of one store did: the MemStore or a store file."""
+
+    region: str
+    family: str
+    source: str  # "memstore" or "#n <file name>"
+    decision: str
+    blocks_from_disk: int = 0
+    cache_hits: int = 0
+    bytes_read: int = 0
+    bloom_checks: int = 0
+    bloom_negatives: int = 0
+
+
+@dataclass
+class Explain:
+    command: str
+    table: str
+    regions: list  # (region name, server) in the order the read visited them
+    sources: list  # SourceRead
+    cells_seen: int
+    cells_kept: int  # by the matcher
+    cells_returned: int
+    rows_returned: int
+    dropped: dict  # reason -> cells
+    io: IOCounters
+    result: list = field(default_factory=list)  # the rows (lists of cells) the read returned
+
+    _HEADERS = ("FAMILY", "SOURCE", "DECISION", "FROM DISK", "FROM CACHE", "BYTES READ",
+                "BLOOM")
+
+    def _rows(self, region):
+        out = []
+        for s in self.sources:
+            if s.region != region:
+                continue
+            bloom = "-"
+            if s.bloom_checks:
+                bloom = f"{s.bloom_checks} check(s), " + (
+                    f"{s.bloom_negatives} negative" if s.bloom_negatives else "passed")
+            io = s.source == "memstore" or s.decision.startswith("skipped") and not s.bloom_checks
+            out.append((s.family, s.source, s.decision,
+                        "-" if io else s.blocks_from_disk, "-" if io else s.cache_hits,
+                        "-" if io else s.bytes_read, bloom))
+        return out
+
+    def _summary(self) -> list[str]:
+        lines = []
+        drops = ", ".join(f"{n} {why}" for why, n in self.dropped.items())
+        dropped = self.cells_seen - self.cells_kept
+        lines.append(f"Matcher: saw {self.cells_seen} cell(s), kept {self.cells_kept}, "
+                     f"dropped {dropped}" + (f": {drops}" if drops else ""))
+        lines.append(f"Returned: {self.rows_returned} row(s), {self.cells_returned} cell(s)")
+        io = self.io
+        lines.append(
+            f"I/O: {io.blocks_read} block(s) read from disk ({io.bytes_read} bytes), "
+            f"{io.cache_hits} from the block cache ({io.cache_misses} cache miss(es)); "
+            f"bloom: {io.bloom_checks} check(s), {io.bloom_negatives} negative; "
+            f"files skipped: {io.files_skipped_key_range} by key range, "
+            f"{io.files_skipped_time_range} by time range, {io.files_skipped_bloom} by bloom")
+        return lines
+
+    def _lines(self) -> list[str]:
+        lines = [f"EXPLAIN {self.command}"]
+        if not self.regions:
+            lines.append("  (no region was read)")
+        for name, server in self.regions:
+            lines.append(f"Region {name} on {server}")
+            lines += text_table(self._HEADERS, self._rows(name))
+        return lines + self._summary()
+
+    def __str__(self) -> str:
+        return "\n".join(self._lines())
+
+    __repr__ = __str__
+
+    def _repr_html_(self) -> str:
+        parts = [html_lines([f"EXPLAIN {self.command}"])]
+        for name, server in self.regions:
+            parts.append(html_table(self._HEADERS, self._rows(name),
+                                    f"Region {name} on {server}"))
+        return "".join(parts) + html_lines(self._summary())
+
+
+# --- running a traced read ------------------------------------------------------------------
+def _watch(regions) -> dict:
+    """Give every store of each region one shared trace list (so a region's families stay in
+    order); returns region -> list."""
+    traces = {}
+    for r in regions:
+        t = traces[r] = []
+        for s in r.stores.values():
+            s.trace = t
+    return traces
+
+
+def _unwatch(regions) -> None:
+    for r in regions:
+        for s in r.stores.values():
+            s.trace = None
+
+
+def _file_decision(fio: IOCounters, sf, tr, mode: str) -> str:
+    if fio.files_skipped_key_range:
+        first, last = sf.first_row or b"", sf.last_row or b""
+        return f"skipped: key range (rows {key_text(first, '-')}..{key_text(last, '-')})"
+    if fio.files_skipped_time_range:
+        span = f"{time_text(sf.min_timestamp, mode)}..{time_text(sf.max_timestamp, mode)}"
+        if sf.min_timestamp < tr[1] and sf.max_timestamp >= tr[0]:
+            return f"skipped: all expired by TTL (cells {span})"
+        return f"skipped: time range (cells {span})"
+    if fio.files_skipped_bloom:
+        return "skipped: bloom filter (row not in file)"
+    return "read"
+
+
+def _explain(cluster, table, command, queries, run, mode: str, raw: bool) -> Explain:
+    """Run `run()` (a read) with tracing on every region of `table`; explain what it did."""
+    with cluster.lock:
+        regions = list(cluster.master.table_state(table).locator.regions)
+        files = {(r, s.name): {sf.name: (i, sf) for i, sf in enumerate(s.files)}
+                 for r in regions for s in r.stores.values()}
+        before = {id(s): s.counters.io.to_dict() for r in regions for s in r.stores.values()}
+        empty = {(r, s.name) for r in regions for s in r.stores.values() if s.memstore.is_empty()}
+        traces = _watch(regions)
+        try:
+            now = cluster.clock.now()
+            io, result = run()
+        finally:
+            _unwatch(regions)
+        if io is None:  # a scan counts on the stores' own counters: take the difference
+            io = IOCounters()
+            for r in regions:
+                for s in r.stores.values():
+                    after = s.counters.io.to_dict()
+                    for k, v in before[id(s)].items():
+                        setattr(io, k, getattr(io, k) + after[k] - v)
+    sources, visited = [], []
+    seen = kept = 0
+    dropped: Counter = Counter()
+    for r in regions:
+        trace = traces[r]
+        if not trace:
+            continue
+        visited.append((r.name, r.server.name if r.server else "-"))
+        for entry in trace:
+            fam = entry[1]
+            fam_text = fam.decode("utf-8", "replace")
+            if entry[0] == "memstore":
+                n = entry[2]
+                if (r, fam) in empty:
+                    decision = "empty"
+                elif n is None:
+                    decision = "skipped: time range"
+                else:
+                    decision = f"read {n} cell(s)" if n else "read"
+                if not any(s.region == r.name and s.family == fam_text and s.source == "memstore"
+                           for s in sources):
+                    sources.append(SourceRead(r.name, fam_text, "memstore", decision))
+            elif entry[0] == "file":
+                _, _, name, fio = entry
+                i, sf = files[(r, fam)][name]
+                src = f"#{i} {name[:8]}"
+                decision = _file_decision(fio, sf, queries[fam].time_range, mode)
+                old = next((s for s in sources if s.region == r.name and s.family == fam_text
+                            and s.source == src), None)
+                if old is None:
+                    old = SourceRead(r.name, fam_text, src, decision)
+                    sources.append(old)
+                old.blocks_from_disk += fio.blocks_read
+                old.cache_hits += fio.cache_hits
+                old.bytes_read += fio.bytes_read
+                old.bloom_checks += fio.bloom_checks
+                old.bloom_negatives += fio.bloom_negatives
+            else:
+                _, _, cells, visible = entry
+                seen += len(cells)
+                kept += len(visible)
+                if len(visible) < len(cells):
+                    dropped.update(classify(cells, visible, r.stores[fam].family, queries[fam],
+                                            now, raw))
+    returned = sum(len(cells) for cells in result)
+    if returned < kept:
+        dropped[FILTERED] += kept - returned
+    order = [MARKER, EXPIRED, CELL_EXPIRED, DELETED, TIME_RANGE, COLUMN, OVERWRITTEN, VERSIONS,
+             FILTERED]
+    return Explain(command=command, table=table, regions=visited, sources=sources,
+                   cells_seen=seen, cells_kept=kept, cells_returned=returned,
+                   rows_returned=len(result), dropped={k: dropped[k] for k in order if dropped[k]},
+                   io=io, result=result)
+
+
+def classify(cells: list, visible: list, family, query, now: int, raw: bool) -> Counter:
+    """Why each cell the matcher saw but did not keep was dropped (one row of one family, in
+    HBase order). Mirrors UserMatcher's rules in its order; see hsim.engine.query_matcher."""
+    kept = {id(c) for c in visible}
+    tr_min, tr_max = query.time_range
+    out: Counter = Counter()
+    if raw:
+        for c in cells:
+            if id(c) not in kept:
+                ts = c.timestamp
+                out[TIME_RANGE if ts >= tr_max or ts < tr_min else VERSIONS] += 1
+        return out
+    ttl = family.ttl_ms
+    oldest = _NEG_INF if ttl is None else now - ttl
+    see_past = family.keep_deleted_cells is not False
+    markers = [c for c in cells if c.is_delete and (
+        (tr_min <= c.timestamp < tr_max) if see_past else c.timestamp >= tr_min)]
+    puts_seen: set = set()
+    for c in cells:
+        ts = c.timestamp
+        if id(c) in kept:
+            puts_seen.add((c.qualifier, ts))
+            continue
+        if c.is_delete:
+            why = MARKER
+        elif ts < oldest and family.min_versions == 0:
+            why = EXPIRED
+        elif c.ttl_ms is not None and ts + c.ttl_ms < now:
+            why = CELL_EXPIRED
+        elif any(_masks(m, c) for m in markers):
+            why = DELETED
+        elif ts >= tr_max or ts < tr_min:
+            why = TIME_RANGE
+        elif query.columns is not None and c.qualifier not in query.columns:
+            why = COLUMN
+        elif (c.qualifier, ts) in puts_seen:
+            why = OVERWRITTEN
+        elif ts < oldest:
+            why = EXPIRED  # past MIN_VERSIONS
+        else:
+            why = VERSIONS
+        if not c.is_delete:
+            puts_seen.add((c.qualifier, ts))
+        out[why] += 1
+    return out
+
+
+def _masks(m, c) -> bool:
+    """Does delete marker `m` mask put `c` (ScanDeleteTracker.isDeleted)?"""
+    code, mts, ts = m.type_code, m.timestamp, c.timestamp
+    if code == 14:  # DeleteFamily
+        return ts <= mts
+    if code == 10:  # DeleteFamilyVersion
+        return ts == mts
+    if m.qualifier != c.qualifier:
+        return False
+    return ts <= mts if code == 12 else ts == mts  # DeleteColumn / Delete
+
+
+# --- the two entry points -----------------------------------------------------------------------
+def explain_get(cluster, table: str, row, columns=None, max_versions: int | None = None,
+                time_range=None, timestamp: int | None = None, raw: bool = False, filter=None,
+                command: str | None = None, timestamps: str = "iso") -> Explain:
+    """Run `table.get(row, ...)` and explain it."""
+    t = cluster.table(table)
+    row = rq.b(row)
+    tr = rq.time_range(time_range, timestamp)
+
+    def run():
+        io = IOCounters()
+        cells = t._get(row, columns, max_versions, time_range, timestamp, raw, filter, io=io)
+        return io, [cells] if cells else []
+
+    with cluster.lock:
+        queries = rq.queries(cluster.admin.describe(table).families, columns, max_versions,
+                             tr, raw, filter is not None)
+    command = command or f"get '{table}', {key_text(row, '')!r}"
+    return _explain(cluster, table, command, queries, run, timestamps, raw)
+
+
+def explain_scan(cluster, table: str, command: str | None = None, timestamps: str = "iso",
+                 **scan_args) -> Explain:
+    """Run `table.scan(**scan_args)` to its end and explain it."""
+    t = cluster.table(table)
+    tr = rq.time_range(scan_args.get("time_range"), scan_args.get("timestamp"))
+    raw = bool(scan_args.get("raw"))
+
+    def run():
+        return None, list(t.scan(**scan_args))
+
+    with cluster.lock:
+        queries = rq.queries(cluster.admin.describe(table).families, scan_args.get("columns"),
+                             scan_args.get("max_versions"), tr, raw,
+                             scan_args.get("filter") is not None)
+    command = command or f"scan '{table}'"
+    return _explain(cluster, table, command, queries, run, timestamps, raw)

@@ -1,0 +1,81 @@
+"""The regions of a table: key ranges, servers, memstores, store files, requests
+(what the HBase master UI's table page shows)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from hsim.errors import InvalidArgumentError, UnknownRegionError
+from hsim.inspect.render import html_table, key_text, text_table
+
+
+@dataclass
+class RegionRow:
+    index: int
+    name: str
+    encoded_name: str
+    start_key: bytes
+    end_key: bytes
+    server: str
+    memstore_bytes: int  # heap bytes, what the flush check compares with the flush size
+    store_files: int
+    store_file_bytes: int
+    read_requests: int
+    write_requests: int
+    files_per_family: dict = field(default_factory=dict)
+
+
+@dataclass
+class RegionsView:
+    table: str
+    regions: list
+
+    _HEADERS = ("#", "REGION (encoded)", "START KEY", "END KEY", "SERVER", "MEMSTORE",
+                "FILES", "FILE BYTES", "READS", "WRITES")
+
+    def _rows(self):
+        return [(r.index, r.encoded_name, key_text(r.start_key, "(first)"),
+                 key_text(r.end_key, "(last)"), r.server, r.memstore_bytes, r.store_files,
+                 r.store_file_bytes, r.read_requests, r.write_requests) for r in self.regions]
+
+    def __str__(self) -> str:
+        servers = len({r.server for r in self.regions})
+        head = f"Table {self.table}: {len(self.regions)} region(s) on {servers} server(s)"
+        return "\n".join([head] + text_table(self._HEADERS, self._rows()))
+
+    __repr__ = __str__
+
+    def _repr_html_(self) -> str:
+        return html_table(self._HEADERS, self._rows(), f"Regions of {self.table}")
+
+
+def regions(cluster, table: str) -> RegionsView:
+    """`regions 't'`: every region of the table, in key order."""
+    rows = []
+    for i, r in enumerate(cluster.admin.regions(table)):
+        rows.append(RegionRow(
+            index=i, name=r.name, encoded_name=r.encoded_name, start_key=r.start_key,
+            end_key=r.end_key, server=r.server, memstore_bytes=r.memstore_bytes,
+            store_files=r.store_file_count, store_file_bytes=r.size,
+            read_requests=r.read_requests, write_requests=r.write_requests,
+            files_per_family={f: len(v) for f, v in r.store_files.items()}))
+    return RegionsView(table, rows)
+
+
+def find_region(cluster, table: str, spec):
+    """A region of `table` by its index in key order, its name, its encoded name, or a unique
+    prefix of the encoded name."""
+    with cluster.lock:
+        regs = list(cluster.master.table_state(table).locator.regions)
+    if isinstance(spec, int) and not isinstance(spec, bool):
+        if 0 <= spec < len(regs):
+            return regs[spec]
+        raise InvalidArgumentError(f"table {table} has {len(regs)} region(s); no region {spec}")
+    spec = str(spec)
+    for r in regs:
+        if spec in (r.name, r.encoded_name):
+            return r
+    found = [r for r in regs if spec and r.encoded_name.startswith(spec)]
+    if len(found) == 1:
+        return found[0]
+    raise UnknownRegionError(spec)

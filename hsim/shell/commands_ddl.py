@@ -1,0 +1,461 @@
+"""Data definition commands: create, alter, describe, list, exists, is_enabled, is_disabled,
+enable, disable, drop, truncate (hbase-shell shell/commands/*.rb over hbase/admin.rb)."""
+
+from __future__ import annotations
+
+import re
+
+from hsim.bytes import to_bytes_binary
+from hsim.errors import DoNotRetryError, HsimError, InvalidArgumentError
+from hsim.schema import ColumnFamily
+from hsim.shell.args import (java_bool, java_int, name_text, ruby_class, ttl_seconds)
+from hsim.shell.formatter import human_bytes, human_ttl
+from hsim.shell.parser import ruby_inspect, to_bytes, to_text
+from hsim.shell.registry import ShellArgumentError, command
+from hsim.shell.shell import TableRef
+
+# Family options the engine models (shell name -> ColumnFamily field).
+_FAMILY_OPTIONS = {
+    "VERSIONS": "max_versions", "MIN_VERSIONS": "min_versions", "TTL": "ttl",
+    "KEEP_DELETED_CELLS": "keep_deleted_cells", "BLOOMFILTER": "bloom_filter",
+    "BLOCKSIZE": "block_size", "COMPRESSION": "compression", "IN_MEMORY": "in_memory",
+    "BLOCKCACHE": "block_cache",
+}
+# Options HBase knows that change nothing hsim models: accepted and not kept.
+_FAMILY_IGNORED = {
+    "REPLICATION_SCOPE", "DATA_BLOCK_ENCODING", "CACHE_DATA_ON_WRITE", "CACHE_INDEX_ON_WRITE",
+    "CACHE_BLOOMS_ON_WRITE", "EVICT_BLOCKS_ON_CLOSE", "PREFETCH_BLOCKS_ON_OPEN",
+    "COMPRESS_TAGS", "DFS_REPLICATION", "CONFIGURATION", "METADATA", "STORAGE_POLICY",
+    "IN_MEMORY_COMPACTION", "NEW_VERSION_BEHAVIOR",
+}
+# Table attributes the regions layer models (shell name -> TableDescriptor field).
+_TABLE_ATTRS = {
+    "MAX_FILESIZE": "max_filesize", "MEMSTORE_FLUSHSIZE": "memstore_flush_size",
+    "SPLIT_POLICY": "split_policy", "SPLIT_ENABLED": "split_enabled",
+}
+_BLOOM_TYPES = ("NONE", "ROW", "ROWCOL")
+_COMPRESSIONS = ("GZ", "NONE", "SNAPPY", "LZ4")
+
+
+def _key(k) -> str:
+    return to_text(k) if isinstance(k, str) else str(k)
+
+
+def family_from_hash(arg: dict, current: ColumnFamily | None, out) -> tuple[bytes, ColumnFamily]:
+    """Admin#hcd: a ColumnFamily from a `{NAME => 'f', VERSIONS => 3, ...}` hash, on top of the
+    family's current options when it exists."""
+    arg = dict(arg)
+    name = arg.pop("NAME", None)
+    if not name:
+        raise ShellArgumentError(f"Column family {ruby_inspect(arg)} must have a name")
+    fam = to_bytes(name_text(name))
+    opts = (current or ColumnFamily()).to_dict()
+    for k, v in arg.items():
+        key = _key(k)
+        if key in _FAMILY_IGNORED:
+            continue
+        field = _FAMILY_OPTIONS.get(key)
+        if field is None:
+            out.line(f"Unknown argument ignored for column family {name_text(name)}: {key}")
+            continue
+        if field in ("max_versions", "min_versions", "block_size"):
+            v = java_int(v)
+        elif field == "ttl":
+            v = ttl_seconds(v)
+        elif field in ("in_memory", "block_cache"):
+            v = java_bool(v)
+        elif field == "keep_deleted_cells":
+            s = ("true" if v else "false") if isinstance(v, bool) else to_text(str(v))
+            s = s.upper()
+            if s not in ("TRUE", "FALSE", "TTL"):
+                raise InvalidArgumentError(
+                    f"No enum constant org.apache.hadoop.hbase.KeepDeletedCells.{s}")
+            v = {"TRUE": True, "FALSE": False}.get(s, s)
+        elif field == "bloom_filter":
+            v = to_text(str(v)).upper()
+            if v not in _BLOOM_TYPES:
+                raise ShellArgumentError(f"BloomFilter type {v} is not supported. Use one of "
+                                         + " ".join(_BLOOM_TYPES))
+        elif field == "compression":
+            v = to_text(str(v)).upper()
+            if v not in _COMPRESSIONS:
+                raise ShellArgumentError(f"Compression {v} is not supported. Use one of "
+                                         + " ".join(_COMPRESSIONS))
+        opts[field] = v
+    return fam, ColumnFamily(**opts)
+
+
+def family_description(name: bytes, cf: ColumnFamily) -> str:
+    """ColumnFamilyDescriptor#toString as HBase 2.5 prints it in `describe`."""
+    kdc = {True: "TRUE", False: "FALSE"}.get(cf.keep_deleted_cells, cf.keep_deleted_cells)
+    values = [
+        ("INDEX_BLOCK_ENCODING", "NONE"), ("VERSIONS", cf.max_versions),
+        ("KEEP_DELETED_CELLS", kdc), ("DATA_BLOCK_ENCODING", "NONE"),
+        ("TTL", human_ttl(cf.ttl)), ("MIN_VERSIONS", cf.min_versions),
+        ("REPLICATION_SCOPE", 0), ("BLOOMFILTER", cf.bloom_filter),
+        ("IN_MEMORY", str(cf.in_memory).lower()), ("COMPRESSION", cf.compression),
+        ("BLOCKCACHE", str(cf.block_cache).lower()), ("BLOCKSIZE", human_bytes(cf.block_size)),
+    ]
+    body = ", ".join(f"{k} => '{v}'" for k, v in values)
+    return f"{{NAME => '{name.decode('utf-8', 'replace')}', {body}}}"
+
+
+def table_attributes(desc) -> str:
+    """TableDescriptor#toStringTableAttributes: `, {TABLE_ATTRIBUTES => {...}}` or nothing."""
+    attrs = []
+    if desc.max_filesize is not None:
+        attrs.append(f"MAX_FILESIZE => '{human_bytes(desc.max_filesize)}'")
+    if desc.memstore_flush_size is not None:
+        attrs.append(f"MEMSTORE_FLUSHSIZE => '{human_bytes(desc.memstore_flush_size)}'")
+    if desc.split_policy is not None:
+        attrs.append(f"SPLIT_POLICY => '{desc.split_policy}'")
+    if desc.split_enabled is False:
+        attrs.append("SPLIT_ENABLED => 'false'")
+    return f", {{TABLE_ATTRIBUTES => {{{', '.join(attrs)}}}}}" if attrs else ""
+
+
+def _table_attr_value(field: str, v):
+    if field in ("max_filesize", "memstore_flush_size"):
+        return java_int(v)
+    if field == "split_enabled":
+        return java_bool(v)
+    return to_text(str(v))
+
+
+def _split_algorithm(name: str):
+    """RegionSplitter.newSplitAlgoInstance: the simple names of the built-in algorithms, or
+    their class names."""
+    from hsim import presplit
+
+    simple = name.rsplit("$", 1)[-1].rsplit(".", 1)[-1]
+    algo = {"HexStringSplit": presplit.HexStringSplit,
+            "DecimalStringSplit": presplit.DecimalStringSplit,
+            "UniformSplit": presplit.UniformSplit}.get(simple)
+    if algo is None or (simple != name and not name.startswith(
+            "org.apache.hadoop.hbase.util.RegionSplitter")):
+        raise HsimError(f"Couldn't load split class {name}")
+    return algo()
+
+
+# --- create ---------------------------------------------------------------------------------------
+@command("create", "ddl", """
+Creates a table. Give the table name, then its column families: each a name, or a hash with
+NAME and the family's options. A hash without NAME holds table options: splits and attributes.
+
+  hbase> create 't1', 'f1', 'f2', 'f3'
+  hbase> create 't1', {NAME => 'f1', VERSIONS => 5, TTL => 86400, BLOOMFILTER => 'ROWCOL'}
+  hbase> create 't1', 'f1', SPLITS => ['10', '20', '30', '40']
+  hbase> create 't1', 'f1', SPLITS_FILE => 'splits.txt'
+  hbase> create 't1', 'f1', {NUMREGIONS => 15, SPLITALGO => 'HexStringSplit'}
+  hbase> create 't1', 'f1', {MAX_FILESIZE => 1048576}
+
+Family options: VERSIONS, MIN_VERSIONS, TTL (seconds or FOREVER), KEEP_DELETED_CELLS,
+BLOOMFILTER (NONE, ROW, ROWCOL), BLOCKSIZE, COMPRESSION (NONE, SNAPPY, LZ4, GZ), IN_MEMORY,
+BLOCKCACHE. SPLITALGO is HexStringSplit, DecimalStringSplit or UniformSplit.
+""")
+def create(sh, table, *args):
+    if not isinstance(table, str):
+        raise ShellArgumentError("Table name must be of type String")
+    name = to_text(table)
+    families: dict[bytes, ColumnFamily] = {}
+    split_keys = None
+    attrs: dict = {}
+    flat = []
+    for a in args:
+        flat.extend(_flatten(a))
+    for arg in flat:
+        if not isinstance(arg, (str, dict)):
+            raise ShellArgumentError(
+                f"{ruby_class(arg)} of {ruby_inspect(arg)} is not of Hash or String type")
+        if isinstance(arg, str) or "NAME" in arg:
+            if isinstance(arg, str):
+                fam, cf = to_bytes(arg), ColumnFamily()
+            else:
+                fam, cf = family_from_hash(arg, None, sh.fmt)
+            if fam in families:
+                sh.fmt.line(f"Family '{fam.decode('utf-8', 'replace')}' already exists, "
+                            "the old one will be replaced")
+            families[fam] = cf
+            continue
+        arg = dict(arg)
+        method = arg.pop("METHOD", None)
+        if method is not None and method != "table_att":
+            raise ShellArgumentError("table_att is currently the only supported method")
+        if "SPLITS_FILE" in arg:
+            path = to_text(arg.pop("SPLITS_FILE"))
+            try:
+                with open(path, encoding="utf-8", errors="surrogateescape") as f:
+                    arg["SPLITS"] = [line.rstrip("\r\n") for line in f]
+            except FileNotFoundError:
+                raise ShellArgumentError(f"Splits file {path} doesn't exist") from None
+        if "SPLITS" in arg:
+            split_keys = [to_bytes_binary(str(s)) for s in arg.pop("SPLITS")]
+        elif "NUMREGIONS" in arg or "SPLITALGO" in arg:
+            if "NUMREGIONS" not in arg:
+                raise ShellArgumentError("Number of regions must be specified")
+            if "SPLITALGO" not in arg:
+                raise ShellArgumentError("Split algorithm must be specified")
+            n = arg.pop("NUMREGIONS")
+            if not isinstance(n, int) or n <= 1:
+                raise ShellArgumentError("Number of regions must be greater than 1")
+            split_keys = _split_algorithm(to_text(arg.pop("SPLITALGO"))).split(n)
+        for k in list(arg):
+            field = _TABLE_ATTRS.get(_key(k))
+            if field is not None:
+                attrs[field] = _table_attr_value(field, arg.pop(k))
+        for k in arg:
+            sh.fmt.line(f"An argument ignored (unknown or overridden): {_key(k)}")
+    if not families:
+        raise ShellArgumentError("Table must have at least one column family")
+    sh.admin.create_table(name, families, split_keys=split_keys, **attrs)
+    sh.fmt.line(f"Created table {name}")
+    return TableRef(name)
+
+
+def _flatten(v):
+    if isinstance(v, list):
+        for x in v:
+            yield from _flatten(x)
+    elif v is not None:
+        yield v
+
+
+# --- alter ----------------------------------------------------------------------------------------
+@command("alter", "ddl", """
+Alters a table online: adds or changes column families (a name or a hash with NAME), deletes
+them (METHOD => 'delete'), and sets or unsets table attributes.
+
+  hbase> alter 't1', NAME => 'f1', VERSIONS => 5
+  hbase> alter 't1', 'f1', {NAME => 'f2', IN_MEMORY => true}, {NAME => 'f3', VERSIONS => 5}
+  hbase> alter 't1', NAME => 'f1', METHOD => 'delete'
+  hbase> alter 't1', 'delete' => 'f1'
+  hbase> alter 't1', MAX_FILESIZE => '134217728'
+  hbase> alter 't1', METHOD => 'table_att_unset', NAME => 'MAX_FILESIZE'
+  hbase> alter 't1', {SPLIT_ENABLED => false}
+""")
+def alter(sh, table, *args):
+    if not isinstance(table, str):
+        raise ShellArgumentError("Table name must be of type String")
+    name = to_text(table)
+    if not sh.admin.table_exists(name):
+        raise ShellArgumentError(f"Can't find a table: {name}")
+    if not args:
+        raise ShellArgumentError("There should be at least one argument but the table name")
+    desc = sh.admin.describe(name)
+    families = dict(desc.families)
+    attrs = {f: getattr(desc, f) for f in _TABLE_ATTRS.values()}
+    updated = False
+    for arg in args:
+        if isinstance(arg, str):
+            arg = {"NAME": arg}
+        arg = dict(arg)
+        if arg.get("delete"):
+            arg = {"METHOD": "delete", "NAME": arg["delete"]}
+        method = arg.pop("METHOD", None)
+        if method is None and "NAME" in arg:
+            fam, cf = family_from_hash(arg, families.get(to_bytes(name_text(arg["NAME"]))),
+                                       sh.fmt)
+            families[fam] = cf
+            updated = True
+            continue
+        target = arg.pop("NAME", None)
+        if method is not None and method != "table_att":
+            if method == "delete":
+                if not target:
+                    raise ShellArgumentError("NAME parameter missing for delete method")
+                families.pop(to_bytes(name_text(target)), None)
+            elif method == "table_att_unset":
+                if not target:
+                    raise ShellArgumentError("NAME parameter missing for table_att_unset method")
+                for key in target if isinstance(target, list) else [target]:
+                    field = _TABLE_ATTRS.get(_key(key))
+                    default = True if field == "split_enabled" else None
+                    if field is None or attrs[field] == default:
+                        raise ShellArgumentError(f"Could not find attribute: {_key(key)}")
+                    attrs[field] = default
+            elif method == "table_conf_unset":
+                if not target:
+                    raise ShellArgumentError("NAME parameter missing for table_conf_unset method")
+                raise ShellArgumentError(f"Could not find configuration: {_key(target)}")
+            else:
+                raise ShellArgumentError(f"Unknown method: {method}")
+            updated = True
+            for k in arg:
+                sh.fmt.line(f"Unknown argument ignored: {_key(k)}")
+            continue
+        for k in list(arg):
+            field = _TABLE_ATTRS.get(_key(k))
+            if field is not None:
+                attrs[field] = _table_attr_value(field, arg.pop(k))
+        updated = True
+        for k in arg:
+            sh.fmt.line(f"Unknown argument ignored: {_key(k)}")
+    if not updated:
+        return None
+    if not families:
+        raise DoNotRetryError("Table should have at least one column family.")
+    _apply_alter(sh.admin, name, desc, families, attrs)
+    n = len(sh.admin.regions(name))
+    sh.fmt.line("Updating all regions with the new schema...")
+    sh.fmt.line(f"{n}/{n} regions updated.")
+    sh.fmt.line("Done.")
+    return None
+
+
+def _apply_alter(admin, name: str, desc, families: dict, attrs: dict) -> None:
+    """Admin.modifyTable, as the native API's family and attribute calls."""
+    for fam in [f for f in desc.families if f not in families]:
+        admin.delete_family(name, fam)
+    for fam, cf in families.items():
+        if fam not in desc.families:
+            admin.add_family(name, fam, cf)
+        elif desc.families[fam] != cf:
+            admin.alter_family(name, fam, cf)
+    changed = {k: v for k, v in attrs.items() if getattr(desc, k) != v}
+    if changed:
+        admin.alter_table(name, **changed)
+
+
+# --- describe, list, exists, state ----------------------------------------------------------------
+@command("describe", "ddl", """
+Describes the named table: its state, table attributes and column families.
+
+  hbase> describe 't1'
+  hbase> desc 't1'
+""", aliases=("desc",))
+def describe(sh, table):
+    name = name_text(table)
+    _check_exists(sh, name)
+    desc = sh.admin.describe(name)
+    f = sh.fmt
+    f.header([f"Table {name} is " + ("ENABLED" if sh.admin.is_table_enabled(name) else "DISABLED")])
+    f.row([name + table_attributes(desc)], True)
+    f.header(["COLUMN FAMILIES DESCRIPTION"])
+    for fam, cf in desc.families.items():
+        f.row([family_description(fam, cf)], True)
+        f.line()
+    f.footer()
+    f.line("Quota is disabled")
+
+
+def _check_exists(sh, name: str) -> None:
+    """Admin#tableExists: `Table t1 does not exist.` (an ArgumentError)."""
+    if not sh.admin.table_exists(name):
+        raise ShellArgumentError(f"Table {name} does not exist.")
+
+
+@command("list", "ddl", """
+Lists the tables; an optional regular expression filters them.
+
+  hbase> list
+  hbase> list 'abc.*'
+""")
+def list_tables(sh, regex=".*"):
+    pattern = re.compile(to_text(str(regex)))
+    sh.fmt.header(["TABLE"])
+    names = [t for t in sh.admin.list_tables() if pattern.fullmatch(t)]
+    for t in names:
+        sh.fmt.row([t])
+    sh.fmt.footer(len(names))
+    return names
+
+
+@command("exists", "ddl", """
+Does the named table exist?
+
+  hbase> exists 't1'
+""")
+def exists(sh, table):
+    name = name_text(table)
+    found = sh.admin.table_exists(name)
+    sh.fmt.row([f"Table {name} " + ("does exist" if found else "does not exist")])
+    return found
+
+
+@command("is_enabled", "ddl", """
+Is the named table enabled?
+
+  hbase> is_enabled 't1'
+""")
+def is_enabled(sh, table):
+    enabled = sh.admin.is_table_enabled(name_text(table))
+    sh.fmt.row(["true" if enabled else "false"])
+    return enabled
+
+
+@command("is_disabled", "ddl", """
+Is the named table disabled?
+
+  hbase> is_disabled 't1'
+""")
+def is_disabled(sh, table):
+    disabled = not sh.admin.is_table_enabled(name_text(table))
+    sh.fmt.row(["true" if disabled else "false"])
+    return disabled
+
+
+@command("enable", "ddl", """
+Enables the named table.
+
+  hbase> enable 't1'
+""")
+def enable(sh, table):
+    name = name_text(table)
+    _check_exists(sh, name)
+    if not sh.admin.is_table_enabled(name):
+        sh.admin.enable_table(name)
+
+
+@command("disable", "ddl", """
+Disables the named table (its regions flush their memstores as they close).
+
+  hbase> disable 't1'
+""")
+def disable(sh, table):
+    name = name_text(table)
+    _check_exists(sh, name)
+    if sh.admin.is_table_enabled(name):
+        sh.admin.disable_table(name)
+
+
+@command("drop", "ddl", """
+Drops the named table. The table must be disabled first.
+
+  hbase> drop 't1'
+""")
+def drop(sh, table):
+    name = name_text(table)
+    _check_exists(sh, name)
+    if sh.admin.is_table_enabled(name):
+        raise ShellArgumentError(f"Table {name} is enabled. Disable it first.")
+    sh.admin.delete_table(name)
+
+
+def _truncate(sh, table, preserve: bool) -> None:
+    name = name_text(table)
+    sh.fmt.line(f"Truncating '{name}' table (it may take a while):")
+    if sh.admin.is_table_enabled(name):
+        sh.fmt.line("Disabling table...")
+        sh.admin.disable_table(name)
+    sh.fmt.line("Truncating table...")
+    sh.admin.truncate_table(name, preserve_splits=preserve)
+    if not sh.admin.is_table_enabled(name):
+        sh.admin.enable_table(name)
+
+
+@command("truncate", "ddl", """
+Disables, drops and recreates the named table, without its region boundaries.
+
+  hbase> truncate 't1'
+""")
+def truncate(sh, table):
+    _truncate(sh, table, preserve=False)
+
+
+@command("truncate_preserve", "ddl", """
+Disables, drops and recreates the named table, keeping its region boundaries.
+
+  hbase> truncate_preserve 't1'
+""")
+def truncate_preserve(sh, table):
+    _truncate(sh, table, preserve=True)

@@ -1,0 +1,37 @@
+"""`help`, `help 'COMMAND'` and `help 'GROUP'`, laid out as HBase's shell lays out its help
+(hbase-shell shell.rb help_header, help_group, help_command), in hsim's own words."""
+
+from __future__ import annotations
+
+from hsim.shell.parser import to_text
+from hsim.shell.registry import COMMANDS, GROUPS, commands_in
+
+
+def print_help(sh, topic=None, *_ignored) -> None:
+    w = sh.out.write
+    if topic is None:
+        from hsim.shell.commands_tools import HBASE_VERSION
+
+        w(f"HBase Shell on hsim, version {HBASE_VERSION}\n"
+          "Type 'help \"COMMAND\"', (e.g. 'help \"get\"' -- the quotes are necessary) for help on "
+          "a specific command.\n"
+          "Commands are grouped. Type 'help \"COMMAND_GROUP\"', (e.g. 'help \"general\"') for "
+          "help on a command group.\n\nCOMMAND GROUPS:\n")
+        for group in GROUPS:
+            w(f"  Group name: {group}\n  Commands: {', '.join(commands_in(group))}\n\n")
+        w("SYNTAX:\nNames (tables, rows, columns) are quoted strings; commas separate a command's\n"
+          "arguments. Options are Ruby hashes, {KEY => value, ...}, whose keys are constants\n"
+          "such as NAME or VERSIONS (no quotes needed); a hash that ends the arguments may\n"
+          "leave out its braces. Raw bytes go in double quotes with escapes: \"row\\x00\\x14\".\n")
+        return
+    name = to_text(str(topic))
+    if name in GROUPS:
+        w(f"Command: {name} -- {GROUPS[name]}\n")
+        for c in commands_in(name):
+            w(f"\nCommand: {c}\n{COMMANDS[c].help}\n")
+        return
+    cmd = COMMANDS.get(name)
+    if cmd is None:
+        w(f"ERROR: Invalid command or command group name: {name}\n")
+        return
+    w(cmd.help + "\n")

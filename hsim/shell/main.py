@@ -1,0 +1,114 @@
+"""`hsim shell [script] [--servers N] [--timestamps epoch|iso]`: the REPL.
+
+Interactive on a terminal, with readline line editing, tab completion of command names and a
+history kept in ~/.hsim_shell_history (or $HSIM_SHELL_HISTORY). With a script file, or with
+stdin not a terminal, it runs the statements and prints each input line after its prompt, so
+the output is the transcript an interactive session would show.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from hsim.shell import Shell
+from hsim.shell.formatter import format_timestamp
+from hsim.shell.registry import COMMANDS
+
+HISTORY_LENGTH = 1000
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="hsim shell",
+                                 description="An HBase shell on an in-process hsim cluster.")
+    ap.add_argument("script", nargs="?", help="a file of shell statements to run ('-' = stdin)")
+    ap.add_argument("--servers", type=int, default=1, help="region servers (default 1)")
+    ap.add_argument("--timestamps", choices=("iso", "epoch"), default="iso",
+                    help="timestamp format: iso (HBase 2.3+, the default) or epoch (before 2.3)")
+    ap.add_argument("--width", type=int, default=None,
+                    help="terminal width for column layout (default: the terminal's, 0 = none)")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.servers < 1:
+        print("hsim shell: --servers must be at least 1", file=sys.stderr)
+        return 2
+    sh = Shell(servers=args.servers, timestamps=args.timestamps, width=args.width)
+    if args.script and args.script != "-":
+        try:
+            with open(args.script, encoding="utf-8") as f:
+                text = f.read()
+        except OSError as e:
+            print(f"hsim shell: cannot read {args.script}: {e.strerror}", file=sys.stderr)
+            return 2
+        sh.run_script(text)
+        return 0
+    if args.script == "-" or not sys.stdin.isatty():
+        sh.run_script(sys.stdin.read())
+        return 0
+    return interact(sh)
+
+
+def interact(sh: Shell) -> int:
+    history = _setup_readline()
+    now = sh.clock.now()
+    servers = len(sh.cluster.region_servers)
+    print("HBase Shell on hsim, an in-process simulator of HBase 2.x")
+    print('Use "help" to get list of supported commands.')
+    print('Use "exit" to quit this interactive shell.')
+    print(f"{servers} region server(s); the clock is manual and reads "
+          f"{format_timestamp(now, 'iso')} ({now}): see 'help \"clock\"'")
+    try:
+        while not sh.exited:
+            try:
+                line = input(sh.prompt())
+            except KeyboardInterrupt:
+                print("^C")
+                sh.buffer = ""
+                continue
+            except EOFError:
+                print()
+                break
+            sh.feed(line)
+    finally:
+        if history:
+            _save_history(history)
+    return 0
+
+
+def _setup_readline() -> str | None:
+    try:
+        import readline
+    except ImportError:  # no line editing on this platform; the shell still works
+        return None
+    path = os.environ.get("HSIM_SHELL_HISTORY") or os.path.expanduser("~/.hsim_shell_history")
+    try:
+        readline.read_history_file(path)
+    except OSError:
+        pass
+    readline.set_history_length(HISTORY_LENGTH)
+    names = sorted(set(COMMANDS) | {"help", "exit"})
+
+    def complete(text, state):
+        options = [n for n in names if n.startswith(text)]
+        return options[state] if state < len(options) else None
+
+    readline.set_completer(complete)
+    readline.parse_and_bind("tab: complete")
+    return path
+
+
+def _save_history(path: str) -> None:
+    import readline
+
+    try:
+        readline.write_history_file(path)
+    except OSError:
+        pass
+
+
+if __name__ == "__main__":
+    sys.exit(main())

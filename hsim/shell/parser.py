@@ -1,0 +1,486 @@
+"""The HBase shell's argument syntax: the small part of Ruby that shell commands are written in.
+
+    create 't1', {NAME => 'f1', VERSIONS => 5}, SPLITS => ['10', '20']
+    get 't1', "row\\x00\\x01", COLUMN => 'f1:q', TIMERANGE => [0, 1000 * 60]
+
+A statement is a command name followed by arguments, with or without parentheses. Arguments
+are Ruby literals: 'single' and "double" quoted strings (with Ruby's escapes), integers (`1_000`,
+`0x1F`), floats, `true` / `false` / `nil`, arrays, `{KEY => value}` hashes, a trailing hash
+without braces, and constants (`VERSIONS` is the string 'VERSIONS', as in HBase's
+HBaseConstants; `FOREVER` is HConstants.FOREVER). Numbers combine with + - * / and parentheses.
+
+Strings are Ruby byte strings. A `\\xHH` escape is one byte, so strings are returned as `str`
+with bytes 0x80..0xFF held as lone surrogates (Python's 'surrogateescape'); `to_bytes` gives the
+exact bytes and plain text stays plain text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+FOREVER = 2**31 - 1  # HConstants.FOREVER
+
+
+class ShellSyntaxError(Exception):
+    """What IRB reports as a SyntaxError: the statement did not parse."""
+
+
+class Incomplete(ShellSyntaxError):
+    """The statement is not finished (open bracket or string, trailing comma): read more."""
+
+
+@dataclass
+class Statement:
+    command: str
+    args: list
+
+
+def to_bytes(s) -> bytes:
+    """A parsed Ruby string as the bytes `String#to_java_bytes` gives."""
+    if isinstance(s, bytes):
+        return s
+    return str(s).encode("utf-8", "surrogateescape")
+
+
+def to_text(s) -> str:
+    """A parsed string as readable text (escaped bytes shown as U+FFFD)."""
+    if isinstance(s, str):
+        return s.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return str(s)
+
+
+_TOKEN = re.compile(
+    r"""
+    (?P<ws>[ \t\r]+|\\\n)
+  | (?P<comment>\#[^\n]*)
+  | (?P<newline>\n|;)
+  | (?P<number>0[xX][0-9a-fA-F_]+|\d[\d_]*(?:\.\d+)?(?:[eE][+-]?\d+)?)
+  | (?P<name>[A-Za-z_][A-Za-z0-9_]*[?!]?)
+  | (?P<arrow>=>)
+  | (?P<symkey>:[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<op>[\[\]{}(),+\-*/:=.])
+  | (?P<squote>')
+  | (?P<dquote>")
+    """,
+    re.VERBOSE,
+)
+
+_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "s": " ", "e": "\x1b",
+                   "a": "\a", "b": "\b", "f": "\f", "v": "\v"}
+
+
+def _byte_char(n: int) -> str:
+    """One byte as the str char that `to_bytes` turns back into that byte."""
+    return chr(n) if n < 0x80 else chr(0xDC00 + n)
+
+
+def _read_string(text: str, i: int, quote: str) -> tuple[str, int]:
+    """Read a quoted string starting after the opening quote; returns (value, index after)."""
+    out = []
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch == quote:
+            return "".join(out), i + 1
+        if ch == "\\" and i + 1 < n:
+            nxt = text[i + 1]
+            if quote == "'":
+                # Single quotes: only \\ and \' are escapes.
+                out.append(nxt if nxt in "\\'" else "\\" + nxt)
+                i += 2
+                continue
+            if nxt == "x":
+                m = re.match(r"[0-9a-fA-F]{1,2}", text[i + 2:])
+                if not m:
+                    raise ShellSyntaxError("invalid hex escape")
+                out.append(_byte_char(int(m.group(), 16)))
+                i += 2 + len(m.group())
+                continue
+            if nxt == "u":
+                m = re.match(r"\{([0-9a-fA-F ]+)\}|([0-9a-fA-F]{4})", text[i + 2:])
+                if not m:
+                    raise ShellSyntaxError("invalid Unicode escape")
+                codes = (m.group(1) or m.group(2)).split()
+                out.extend(chr(int(c, 16)) for c in codes)
+                i += 2 + len(m.group())
+                continue
+            m = re.match(r"[0-7]{1,3}", text[i + 1:])
+            if m and not (nxt == "0" and len(m.group()) == 1):
+                out.append(_byte_char(int(m.group(), 8) & 0xFF))
+                i += 1 + len(m.group())
+                continue
+            out.append(_SIMPLE_ESCAPES.get(nxt, nxt))
+            i += 2
+            continue
+        if quote == '"' and ch == "#" and text[i + 1:i + 2] == "{":
+            raise ShellSyntaxError("string interpolation #{...} is not supported")
+        out.append(ch)
+        i += 1
+    raise Incomplete("unterminated string meets end of file")
+
+
+def tokenize(text: str) -> list[tuple[str, object]]:
+    toks = []
+    i, n = 0, len(text)
+    while i < n:
+        m = _TOKEN.match(text, i)
+        if not m:
+            raise ShellSyntaxError(f"unexpected character {text[i]!r}")
+        kind = m.lastgroup
+        i = m.end()
+        if kind in ("ws", "comment"):
+            continue
+        if kind in ("squote", "dquote"):
+            value, i = _read_string(text, i, "'" if kind == "squote" else '"')
+            toks.append(("string", value))
+        elif kind == "number":
+            raw = m.group().replace("_", "")
+            if raw[:2] in ("0x", "0X"):
+                toks.append(("number", int(raw, 16)))
+            elif any(c in raw for c in ".eE"):
+                toks.append(("number", float(raw)))
+            else:
+                toks.append(("number", int(raw)))
+        else:
+            toks.append((kind, m.group()))
+    return toks
+
+
+class _Parser:
+    def __init__(self, toks):
+        self.toks = toks
+        self.i = 0
+
+    def peek(self, k: int = 0):
+        j = self.i + k
+        return self.toks[j] if j < len(self.toks) else ("eof", None)
+
+    def take(self):
+        t = self.peek()
+        self.i += 1
+        return t
+
+    def expect(self, kind, value=None):
+        t = self.take()
+        if t[0] == "eof":
+            raise Incomplete("unexpected end-of-input")
+        if t[0] != kind or (value is not None and t[1] != value):
+            raise ShellSyntaxError(f"unexpected {_describe(t)}")
+        return t
+
+    def at(self, kind, value=None) -> bool:
+        t = self.peek()
+        return t[0] == kind and (value is None or t[1] == value)
+
+    # statement := name [ '(' args ')' | args ]
+    def statement(self) -> Statement | None:
+        while self.at("newline"):
+            self.take()
+        if self.at("eof"):
+            return None
+        kind, name = self.take()
+        if kind != "name":
+            raise ShellSyntaxError(f"unexpected {_describe((kind, name))}")
+        args: list = []
+        if name == "explain" and self.at("name") and self.peek()[1] in ("get", "scan"):
+            # `explain get 't', 'r'`: the explained command's name leads its arguments
+            args = [self.take()[1]]
+            if not (self.at("newline") or self.at("eof")):
+                if self.at("op", ","):
+                    self.take()
+                args += self.args(closer=None)
+            return Statement(name, args)
+        if self.at("op", "("):
+            self.take()
+            args = self.args(closer=")")
+            self.expect("op", ")")
+        elif not (self.at("newline") or self.at("eof")):
+            args = self.args(closer=None)
+        if not (self.at("newline") or self.at("eof")):
+            raise ShellSyntaxError(f"unexpected {_describe(self.peek())}")
+        return Statement(name, args)
+
+    def args(self, closer) -> list:
+        """Comma-separated arguments; trailing `KEY => value` pairs form one hash."""
+        args: list = []
+        trailing: dict | None = None
+        if closer and self.at("op", closer):
+            return args
+        while True:
+            if self.at("eof"):
+                raise Incomplete("unexpected end-of-input")
+            key_pair = self._pair_ahead()
+            if key_pair or trailing is not None:
+                if trailing is None:
+                    trailing = {}
+                    args.append(trailing)
+                k, v = self.pair()
+                trailing[k] = v
+            else:
+                args.append(self.expr())
+            if self.at("op", ","):
+                self.take()
+                while closer and self.at("newline"):
+                    self.take()
+                if self.at("newline") or self.at("eof"):
+                    raise Incomplete("unexpected end-of-input after ','")
+                continue
+            return args
+
+    def _pair_ahead(self) -> bool:
+        """Is the next thing `key => value` or `key: value`?"""
+        if self.peek()[0] == "symkey":
+            return False
+        depth = 0
+        j = self.i
+        while j < len(self.toks):
+            kind, val = self.toks[j]
+            if kind == "op" and val in "([{":
+                depth += 1
+            elif kind == "op" and val in ")]}":
+                if depth == 0:
+                    return False
+                depth -= 1
+            elif depth == 0 and kind == "arrow":
+                return True
+            elif depth == 0 and (kind == "newline" or (kind == "op" and val == ",")):
+                return False
+            elif depth == 0 and kind == "op" and val == ":" and j == self.i + 1 and \
+                    self.toks[self.i][0] in ("name", "string"):
+                return True
+            j += 1
+        return False
+
+    def pair(self):
+        if self.peek()[0] in ("name", "string") and self.peek(1) == ("op", ":"):
+            k = self.take()[1]  # Ruby 1.9 `KEY: value`
+            self.take()
+        else:
+            k = self.expr()
+            self.expect("arrow")
+        while self.at("newline"):
+            self.take()
+        return k, self.expr()
+
+    # expr := term (('+'|'-') term)*
+    def expr(self):
+        v = self.term()
+        while self.at("op", "+") or self.at("op", "-"):
+            op = self.take()[1]
+            rhs = self.term()
+            v = _arith(v, op, rhs)
+        return v
+
+    def term(self):
+        v = self.unary()
+        while self.at("op", "*") or self.at("op", "/"):
+            op = self.take()[1]
+            rhs = self.unary()
+            v = _arith(v, op, rhs)
+        return v
+
+    def unary(self):
+        if self.at("op", "-"):
+            self.take()
+            v = self.unary()
+            if not isinstance(v, (int, float)) or isinstance(v, bool):
+                raise ShellSyntaxError("undefined method `-@'")
+            return -v
+        if self.at("op", "+"):
+            self.take()
+            return self.unary()
+        return self.atom()
+
+    def atom(self):
+        kind, val = self.take()
+        if kind == "eof":
+            raise Incomplete("unexpected end-of-input")
+        if kind in ("string", "number"):
+            return val
+        if kind == "symkey":
+            return val[1:]  # a Ruby symbol :name reads as its name
+        if kind == "name":
+            if val == "true":
+                return True
+            if val == "false":
+                return False
+            if val == "nil":
+                return None
+            if val == "FOREVER":
+                return FOREVER
+            if val[0].isupper():
+                return val  # HBaseConstants: the constant's value is its own name
+            raise NameError(val)
+        if kind == "op" and val == "(":
+            v = self.expr()
+            self.expect("op", ")")
+            return v
+        if kind == "op" and val == "[":
+            items = []
+            self._skip_newlines()
+            while not self.at("op", "]"):
+                items.append(self.expr())
+                self._skip_newlines()
+                if self.at("op", ","):
+                    self.take()
+                    self._skip_newlines()
+                elif not self.at("op", "]"):
+                    if self.at("eof"):
+                        raise Incomplete("unexpected end-of-input")
+                    raise ShellSyntaxError(f"unexpected {_describe(self.peek())}")
+            self.take()
+            return items
+        if kind == "op" and val == "{":
+            d = {}
+            self._skip_newlines()
+            while not self.at("op", "}"):
+                k, v = self.pair()
+                d[k] = v
+                self._skip_newlines()
+                if self.at("op", ","):
+                    self.take()
+                    self._skip_newlines()
+                elif not self.at("op", "}"):
+                    if self.at("eof"):
+                        raise Incomplete("unexpected end-of-input")
+                    raise ShellSyntaxError(f"unexpected {_describe(self.peek())}")
+            self.take()
+            return d
+        raise ShellSyntaxError(f"unexpected {_describe((kind, val))}")
+
+    def _skip_newlines(self):
+        while self.at("newline"):
+            self.take()
+
+
+def _arith(a, op, b):
+    if isinstance(a, str) and isinstance(b, str) and op == "+":
+        return a + b
+    if isinstance(a, str) and isinstance(b, int) and op == "*":
+        return a * b
+    if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (a, b)):
+        raise ShellSyntaxError(f"undefined method `{op}' for {a!r}")
+    if op == "+":
+        return a + b
+    if op == "-":
+        return a - b
+    if op == "*":
+        return a * b
+    if isinstance(a, int) and isinstance(b, int):
+        if b == 0:
+            raise ShellSyntaxError("divided by 0")
+        return a // b  # Ruby integer division floors
+    return a / b
+
+
+def _describe(tok) -> str:
+    kind, val = tok
+    if kind == "eof":
+        return "end-of-input"
+    if kind == "newline":
+        return "'\\n'"
+    if kind == "string":
+        return "string literal"
+    if kind == "number":
+        return "integer literal" if isinstance(val, int) else "float literal"
+    if kind == "arrow":
+        return "=>"
+    return f"'{val}'"
+
+
+def parse_statements(text: str) -> list[Statement]:
+    """Every statement of a script (lines, or `;`-separated). Raises Incomplete when the text
+    ends inside a statement, ShellSyntaxError when it cannot parse."""
+    toks = tokenize(text)
+    p = _Parser(toks)
+    out = []
+    while True:
+        st = p.statement()
+        if st is None:
+            return out
+        out.append(st)
+
+
+def parse(text: str) -> Statement | None:
+    """One statement (None for a blank or comment-only line)."""
+    sts = parse_statements(text)
+    if len(sts) > 1:
+        raise ShellSyntaxError("one statement expected")
+    return sts[0] if sts else None
+
+
+def needs_more(text: str) -> bool:
+    """Does `text` end inside a statement (so the REPL should read another line)?"""
+    try:
+        parse_statements(text)
+    except Incomplete:
+        return True
+    except (ShellSyntaxError, NameError):
+        return False
+    return False
+
+
+def ruby_inspect(v) -> str:
+    """Ruby's `inspect`, which IRB uses to echo a command's return value (`=> ...`)."""
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if v is None:
+        return "nil"
+    if isinstance(v, str):
+        return '"' + _inspect_chars(v) + '"'
+    if isinstance(v, bytes):
+        return '"' + _inspect_chars(v.decode("utf-8", "surrogateescape")) + '"'
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(ruby_inspect(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{ruby_inspect(k)}=>{ruby_inspect(x)}" for k, x in v.items()) + "}"
+    return str(v)
+
+
+_INSPECT_ESC = {"\n": "\\n", "\t": "\\t", "\r": "\\r", "\x1b": "\\e", "\0": "\\u0000",
+                '"': '\\"', "\\": "\\\\", "#": "#"}
+
+
+def _inspect_chars(s: str) -> str:
+    out = []
+    for ch in s:
+        o = ord(ch)
+        if ch in _INSPECT_ESC:
+            out.append(_INSPECT_ESC[ch])
+        elif 0xDC80 <= o <= 0xDCFF:
+            out.append(f"\\x{o - 0xDC00:02X}")
+        elif o < 0x20 or o == 0x7F:
+            out.append(f"\\x{o:02X}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def open_state(text: str) -> tuple[int, str | None]:
+    """How `text` is left open, for the continuation prompt: (bracket depth, quote or None)."""
+    depth = 0
+    quote = None
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 2
+                continue
+            if ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#":
+            while i < n and text[i] != "\n":
+                i += 1
+            continue
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth = max(0, depth - 1)
+        i += 1
+    return depth, quote

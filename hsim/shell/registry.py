@@ -1,0 +1,62 @@
+"""The shell's command table: each command is a function `f(shell, *args)` registered with its
+group and help text, as HBase's shell registers Shell::Commands classes in groups."""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from typing import Callable
+
+
+class ShellArgumentError(Exception):
+    """Ruby's ArgumentError raised by a shell command: printed as `ERROR: <message>`."""
+
+
+@dataclass
+class Command:
+    name: str
+    func: Callable
+    group: str
+    help: str
+
+    def check_arity(self, given: int) -> None:
+        """Ruby's `wrong number of arguments (given 1, expected 2..3)`."""
+        params = list(inspect.signature(self.func).parameters.values())[1:]
+        required = sum(1 for p in params
+                       if p.default is p.empty and p.kind == p.POSITIONAL_OR_KEYWORD)
+        variadic = any(p.kind == p.VAR_POSITIONAL for p in params)
+        optional = sum(1 for p in params if p.default is not p.empty)
+        if given >= required and (variadic or given <= required + optional):
+            return
+        if variadic:
+            expected = f"{required}+"
+        elif optional:
+            expected = f"{required}..{required + optional}"
+        else:
+            expected = str(required)
+        raise ShellArgumentError(f"wrong number of arguments (given {given}, expected {expected})")
+
+
+COMMANDS: dict[str, Command] = {}
+
+# Groups in the order `help` lists them (HBase's shell.rb load order, plus hsim's own).
+GROUPS = {
+    "general": "status, version, whoami and the shell's own help",
+    "ddl": "tables and their column families",
+    "dml": "reading and writing data",
+    "tools": "flushes, compactions, splits, the balancer",
+    "hsim": "hsim's own: the manual clock and the views inside the engine",
+}
+
+
+def command(name: str, group: str, help: str, aliases: tuple = ()):
+    def register(func):
+        for n in (name, *aliases):
+            COMMANDS[n] = Command(n, func, group, help.strip("\n"))
+        return func
+
+    return register
+
+
+def commands_in(group: str) -> list[str]:
+    return sorted(n for n, c in COMMANDS.items() if c.group == group)

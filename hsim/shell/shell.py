@@ -1,0 +1,189 @@
+"""The shell: reads statements, runs commands against an in-process cluster, and prints what
+HBase's shell prints (hbase-shell shell/commands.rb `command_safe`, bin/hirb.rb).
+
+Every command prints its output, then `Took 0.0123 seconds`; a command that fails prints a blank
+line, `ERROR: <message>`, the command's help and a blank line before that footer, and the
+session goes on. A command's non-nil return value is echoed as IRB echoes it (`=> true`,
+`=> ["t1"]`, `=> Hbase::Table - t1`).
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import time
+
+from hsim.clock import ManualClock
+from hsim.errors import (HsimError, NoSuchColumnFamilyError, TableExistsError,
+                         TableNotFoundError, UnknownRegionError)
+from hsim.shell import parser
+from hsim.shell.formatter import Formatter, took
+from hsim.shell.registry import COMMANDS, ShellArgumentError
+
+DEFAULT_CLOCK_START = 1767225600000  # 2026-01-01T00:00Z
+
+
+class TableRef:
+    """What `create` returns; IRB echoes it as `Hbase::Table - t1` (Hbase::Table#to_s)."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __str__(self) -> str:
+        return f"Hbase::Table - {self.name}"
+
+
+class Shell:
+    """One shell session on one cluster.
+
+    `width` is the terminal width the formatter lays columns out in (0: no padding, as HBase
+    prints when its output is not a terminal; None: the terminal's width when `out` is one).
+    `timestamps` is "iso" (HBase 2.3+) or "epoch" (before 2.3)."""
+
+    prompt_name = "hbase"
+
+    def __init__(self, cluster=None, out=None, timestamps: str = "iso", width: int | None = None,
+                 servers: int = 1, config=None, clock_start: int = DEFAULT_CLOCK_START,
+                 timer=time.perf_counter):
+        if timestamps not in ("iso", "epoch"):
+            raise ValueError("timestamps must be 'iso' or 'epoch'")
+        if cluster is None:
+            from hsim.client.cluster import Cluster
+
+            cluster = Cluster(region_servers=servers, config=config,
+                              clock=ManualClock(clock_start))
+        self.cluster = cluster
+        self.out = out if out is not None else sys.stdout
+        self.timestamps = timestamps
+        self.width = width
+        self.timer = timer
+        self.line_no = 1  # IRB's %n: the number of the next line read
+        self.buffer = ""
+        self.fmt = Formatter(self.out, 0)
+        self.exited = False
+
+    # --- properties commands use ---------------------------------------------------------------
+    @property
+    def admin(self):
+        return self.cluster.admin
+
+    @property
+    def clock(self):
+        return self.cluster.clock
+
+    def table(self, name):
+        return self.cluster.table(parser.to_text(name))
+
+    def _width(self) -> int:
+        if self.width is not None:
+            return self.width
+        isatty = getattr(self.out, "isatty", None)
+        if isatty is not None and isatty():
+            return shutil.get_terminal_size().columns
+        return 0
+
+    # --- reading lines ---------------------------------------------------------------------------
+    def prompt(self) -> str:
+        """IRB's prompt: `hbase:001:0> `, `hbase:002:1* ` inside an open bracket or after a
+        trailing comma, `hbase:002:0' ` inside an open string."""
+        n = f"{self.prompt_name}:{self.line_no:03d}"
+        if not self.buffer:
+            return f"{n}:0> "
+        depth, quote = parser.open_state(self.buffer)
+        return f"{n}:{depth}{quote}" + " " if quote else f"{n}:{depth}* "
+
+    def feed(self, line: str) -> bool:
+        """Take one line of input; run the statements it completes. Returns True when more
+        input is needed to finish a statement."""
+        self.line_no += 1
+        self.buffer += line if line.endswith("\n") else line + "\n"
+        try:
+            statements = parser.parse_statements(self.buffer)
+        except parser.Incomplete:
+            return True
+        except parser.ShellSyntaxError as e:
+            self.buffer = ""
+            self.out.write(f"SyntaxError (({self.prompt_name}):{self.line_no - 1}: {e})\n")
+            return False
+        except NameError as e:
+            self.buffer = ""
+            self.out.write(f"NameError (undefined local variable or method `{e.args[0]}' "
+                           f"for main:Object)\n")
+            return False
+        self.buffer = ""
+        for st in statements:
+            if self.exited:
+                break
+            self.execute(st)
+        return False
+
+    def run_script(self, text: str, echo: bool = True) -> None:
+        """Run a script line by line, printing each line after its prompt (as a terminal shows
+        what was typed), so the output reads like the interactive session."""
+        for line in text.splitlines():
+            if self.exited:
+                break
+            if echo:
+                self.out.write(self.prompt() + line + "\n")
+            self.feed(line)
+        if self.buffer.strip():
+            self.buffer = ""
+            self.out.write(f"SyntaxError (({self.prompt_name}):{self.line_no - 1}: "
+                           "unexpected end-of-input)\n")
+
+    # --- running commands ------------------------------------------------------------------------
+    def execute(self, st: parser.Statement) -> None:
+        name = st.command
+        if name in ("exit", "quit"):
+            self.exited = True
+            return
+        if name == "help":
+            from hsim.shell.help import print_help
+
+            print_help(self, *st.args)
+            return
+        cmd = COMMANDS.get(name)
+        if cmd is None:
+            self.out.write(f"NameError (undefined local variable or method `{name}' "
+                           "for main:Object)\n")
+            return
+        self.fmt = Formatter(self.out, self._width())
+        start = self.timer()
+        result = None
+        try:
+            cmd.check_arity(len(st.args))
+            result = cmd.func(self, *st.args)
+        except Exception as e:  # errors never end the session
+            fmt = self.fmt
+            fmt.line()
+            fmt.line(f"ERROR: {self.error_message(e, st.args)}")
+            fmt.line()
+            fmt.line(cmd.help)
+            fmt.line()
+            result = None
+        self.out.write(took(self.timer() - start) + "\n")
+        if result is not None:
+            self.out.write("=> " + parser.ruby_inspect(result) + "\n")
+
+    def error_message(self, e: Exception, args: list) -> str:
+        """Shell::Commands::Command#translate_hbase_exceptions, then the root cause's message
+        (a Java exception prints as `class: message`)."""
+        first = parser.to_text(args[0]) if args else ""
+        if isinstance(e, ShellArgumentError):
+            return str(e)
+        if isinstance(e, TableNotFoundError):
+            return f"Unknown table {first}!"
+        if isinstance(e, UnknownRegionError):
+            return f"Unknown region {first}!"
+        if isinstance(e, TableExistsError):
+            return f"Table already exists: {first}!"
+        if isinstance(e, NoSuchColumnFamilyError):
+            try:
+                fams = self.admin.describe(first).families
+                cols = ", ".join(f"{f.decode('utf-8', 'replace')}:*" for f in fams)
+                return f"Unknown column family! Valid column names: {cols}"
+            except HsimError:
+                pass
+        if isinstance(e, HsimError):
+            return f"{e.hbase_exception}: {e.message}"
+        return f"{type(e).__name__}: {e}"
