@@ -13,10 +13,10 @@ ScanQueryMatcher.preCheck, NormalUserScanQueryMatcher.match, UserScanQueryMatche
 RawScanQueryMatcher, MinorCompactionScanQueryMatcher, MajorCompactionScanQueryMatcher,
 DropDeletesCompactionScanQueryMatcher.tryDropDelete, ScanDeleteTracker, ScanWildcardColumnTracker.
 
-Explicit columns are handled as the wildcard tracker plus a qualifier test. HBase's
-ExplicitColumnTracker differs in one corner no HBase test covers (MIN_VERSIONS > 0 with expired
-versions: it returns the first expired version past MIN_VERSIONS); hsim follows the wildcard
-rule there.
+Explicit columns are handled as the wildcard tracker plus a qualifier test, except in the one
+corner where HBase's ExplicitColumnTracker.checkVersions differs (MIN_VERSIONS > 0 with expired
+versions): it includes the first expired version whose count reaches MIN_VERSIONS, then moves to
+the next column, where the wildcard tracker drops that version.
 """
 
 from __future__ import annotations
@@ -151,7 +151,14 @@ class UserMatcher:
             if count > limit:
                 skip_col = True
                 continue
-            if count <= minv or ts >= oldest:
+            if cols is not None:
+                # ExplicitColumnTracker.checkVersions: include, and done with the column once
+                # count >= minVersions and the version is expired (INCLUDE_AND_SEEK_NEXT_COL)
+                prev_ts = ts
+                out.append(c)
+                if count >= minv and ts < oldest:
+                    skip_col = True
+            elif count <= minv or ts >= oldest:
                 prev_ts = ts
                 out.append(c)
             else:
