@@ -36,6 +36,7 @@ class Table:
     def __init__(self, cluster, name: str):
         self.cluster = cluster
         self.name = name
+        self._columns: dict = {}  # column spec -> (family, qualifier), parsed once
 
     def __repr__(self) -> str:
         return f"Table({self.name!r})"
@@ -51,27 +52,35 @@ class Table:
         return self._state().locator.locate(row)
 
     def _apply(self, row: bytes, entries: list) -> list:
-        """Send one row mutation to its region (atomic across families)."""
-        rq_row = b(row)
-        from hsim.regions.region import check_row
-
-        check_row(rq_row)
-        region = self._region(rq_row)
-        now = self.cluster.clock.now()
-        cells = region.mutate(rq_row, entries, now)
-        if region.server is not None:
-            region.server.note_write(region)
+        """Send one row mutation to its region (atomic across families); the region validates
+        everything before applying anything."""
+        if type(row) is not bytes:
+            row = b(row)
+        region = self._state().locator.locate(row)
+        cells = region.mutate(row, entries, self.cluster.clock.now())
+        server = region.server
+        if server is not None:
+            server.note_write(region)
         return cells
+
+    def _column(self, col) -> tuple[bytes, bytes]:
+        fq = self._columns.get(col)
+        if fq is None:
+            fq = rq.split_column(col)
+            if len(self._columns) < 10_000:
+                self._columns[col] = fq
+        return fq
 
     def _put_entries(self, data: dict, timestamp, ttl_ms) -> list:
         if not data:
             raise InvalidArgumentError("No columns to put")
-        ts = _ts(timestamp)
-        ttl = _ttl(ttl_ms)
+        ts = None if timestamp is None else _ts(timestamp)
+        ttl = NO_TTL if ttl_ms is None else _ttl(ttl_ms)
+        column = self._column
         entries = []
         for col, value in data.items():
-            fam, q = rq.split_column(col)
-            entries.append((fam, q, ts, _PUT, b(value), ttl))
+            fam, q = column(col)
+            entries.append((fam, q, ts, _PUT, value if type(value) is bytes else b(value), ttl))
         return entries
 
     # --- writes --------------------------------------------------------------------------------

@@ -108,24 +108,32 @@ class Region:
     # --- writes ----------------------------------------------------------------------------------
     def mutate(self, row: bytes, entries: list, now: int) -> list:
         """Apply one row mutation atomically; returns the cells written."""
-        self.check_row_in_range(row)
+        if not row or len(row) > MAX_ROW_LENGTH or row < self.start_key or \
+                (self.end_key and row >= self.end_key):
+            self.check_row_in_range(row)  # raises the precise error
         stores = self.stores
         for fam, _q, ts, _code, _v, _ttl in entries:
             if fam not in stores:
                 self.store(fam)  # raises NoSuchColumnFamilyError
             if ts is not None and ts < 0:
                 raise InvalidArgumentError(f"Timestamp cannot be negative. ts={ts}")
-        latest_cache: dict = {}
+        latest_cache = None
         self.seq_id += 1
         seq = self.seq_id
+        make = Cell.make
         cells = []
+        delta = 0
         for fam, q, ts, code, value, ttl in entries:
             if ts is None or ts == LATEST_TIMESTAMP:
-                ts = self._latest_delete_ts(row, fam, q, now, latest_cache) if code == 8 else now
-            cells.append(Cell.make(row, fam, q, ts, code, value, seq, ttl))
-        delta = 0
+                if code == 8:
+                    if latest_cache is None:
+                        latest_cache = {}
+                    ts = self._latest_delete_ts(row, fam, q, now, latest_cache)
+                else:
+                    ts = now
+            cells.append(make(row, fam, q, ts, code, value, seq, ttl))
         for c in cells:
-            delta += stores[c[1]].add(c)
+            delta += stores[c[1]].memstore.add(c)
         self.memstore_heap += delta
         self.write_requests += 1
         if self.server is not None:

@@ -43,7 +43,8 @@ class RegionServer:
     # --- requests (called by the client layer, one call = one request) ------------------------
     def note_write(self, region) -> None:
         self.write_requests += 1
-        self.check_global_memstore(region)
+        if self.memstore_heap > self.config.global_memstore_size:
+            self.check_global_memstore(region)
 
     def note_read(self, n: int = 1) -> None:
         self.read_requests += n
