@@ -32,7 +32,7 @@ from happybase import DEFAULT_HOST, DEFAULT_PORT, Batch, NoConnectionsAvailable,
 from hsim.thrift.loopback import LoopbackClient, LoopbackServer, LoopbackTransport
 
 __all__ = ["Connection", "ConnectionPool", "Table", "Batch", "NoConnectionsAvailable",
-           "DEFAULT_HOST", "DEFAULT_PORT", "cluster", "attach", "reset", "patch"]
+           "DEFAULT_HOST", "DEFAULT_PORT", "cluster", "server", "attach", "reset", "patch"]
 
 _lock = threading.Lock()
 _servers: dict[tuple, LoopbackServer] = {}
@@ -43,26 +43,27 @@ def _address(host, port) -> tuple:
     return (host or DEFAULT_HOST, port or DEFAULT_PORT)
 
 
-def _server(host=DEFAULT_HOST, port=DEFAULT_PORT) -> LoopbackServer:
+def server(host=DEFAULT_HOST, port=DEFAULT_PORT) -> LoopbackServer:
+    """The embedded Thrift server for (host, port): `.cluster`, `.handler` (open scanners)."""
     key = _address(host, port)
-    server = _servers.get(key)
-    if server is None:
+    found = _servers.get(key)
+    if found is None:
         with _lock:
-            server = _servers.get(key)
-            if server is None:
+            found = _servers.get(key)
+            if found is None:
                 from hsim.client.cluster import Cluster
                 from hsim.clock import ManualClock
 
                 clock = _new_cluster["clock"]
-                server = _servers[key] = LoopbackServer(Cluster(
+                found = _servers[key] = LoopbackServer(Cluster(
                     region_servers=_new_cluster["region_servers"], config=_new_cluster["config"],
                     clock=clock if clock is not None else ManualClock(0)))
-    return server
+    return found
 
 
 def cluster(host=DEFAULT_HOST, port=DEFAULT_PORT):
     """The embedded cluster that connections to (host, port) use (created if need be)."""
-    return _server(host, port).cluster
+    return server(host, port).cluster
 
 
 def attach(cluster, host=DEFAULT_HOST, port=DEFAULT_PORT) -> None:
@@ -86,7 +87,7 @@ class Connection(_happybase.Connection):
         """A loopback transport and client in place of TSocket, transport and TClient."""
         address = (self.host, self.port)
         self.transport = LoopbackTransport()
-        self.client = LoopbackClient(lambda: _server(*address), self.transport,
+        self.client = LoopbackClient(lambda: server(*address), self.transport,
                                      self._protocol_class)
 
     def __repr__(self) -> str:

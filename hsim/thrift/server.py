@@ -144,7 +144,7 @@ class ThriftServer:
                     break
                 self._clients[sock] = t
                 self.connections_served += 1
-            t.start()
+                t.start()
 
     def start(self) -> "ThriftServer":
         """bind() and serve from a background thread; returns self."""
