@@ -1,0 +1,163 @@
+"""Compaction I/O: write amplification, store files over time and files read per get, across
+compaction ratio / min / max settings, with periodic major compactions, and with none.
+
+Seed claims: 004 "Modeling for the questions" (ideally one HFile per store after compaction) and
+"Target data access" (a Get with a time range skips older HFiles), 000 "Schema Updates"
+(family changes reach the files at the next major compaction).
+
+Every variant runs the same stream on a one-region table (splits off): updates of random rows
+of a fixed key space, with a Get of a random row every 10th operation and a Get restricted to
+the last 10% of the run's time every 10th. The family has no bloom filter, so a Get reads every
+store file whose key range holds the row, and blocks touched per Get counts the files it read.
+"""
+
+from hsim.scenario import Scenario
+
+scenario = Scenario(
+    "compaction_io",
+    "write amplification, store files over time and files read per get, across compaction "
+    "ratio/min/max settings and with periodic major compaction",
+    sizes={"small": 12000, "default": 40000, "large": 200000},
+    servers=1,
+    scale=1 / 1024,
+    config={"block_cache_size": 16 << 20},  # the data fits: gets count blocks, not decodes
+    params={"keyspace": 20000, "value_bytes": 200},
+    ops_meaning="operations per variant (90% puts, 10% gets)",
+)
+
+scenario.variant("no_compaction", "compaction.min 1000: flushes pile up",
+                 config={"compaction_min_files": 1000, "blocking_store_files": 100000})
+scenario.variant("default", "ratio 1.2, min 3, max 10 (HBase's defaults)", schema_update=True)
+scenario.variant("ratio_0.5", "compaction.ratio 0.5: stricter selection",
+                 config={"compaction_ratio": 0.5})
+scenario.variant("ratio_5", "compaction.ratio 5.0: the off-peak ratio, all day",
+                 config={"compaction_ratio": 5.0})
+scenario.variant("min_2", "compaction.min 2: compact as soon as two files exist",
+                 config={"compaction_min_files": 2})
+scenario.variant("max_4", "compaction.max 4: small compactions",
+                 config={"compaction_max_files": 4})
+scenario.variant("periodic_major", "defaults plus a periodic major compaction every 1/12 of "
+                 "the run", periodic_major=True)
+
+
+def _blocks(cluster) -> int:
+    return sum(s.block_cache_hits + s.blocks_read for s in cluster.metrics().servers)
+
+
+@scenario.run
+def run(ctx, variant):
+    p = ctx.params
+    if variant.params.get("periodic_major"):
+        period = max(1, ctx.ops * ctx.ms_per_op // 12)
+        ctx.config = ctx.config.replace(major_compaction_period_ms=period)
+        ctx.run_compaction_chore_every(max(1, period // 10))
+    ctx.admin.create_table("t", {"d": {"BLOOMFILTER": "NONE"}}, split_enabled=False)
+    table = ctx.table("t")
+    cluster = ctx.cluster
+    rng = ctx.rng
+    keys = [b"row%08d" % i for i in range(p["keyspace"])]
+    value = b"v" * p["value_bytes"]
+    recent_ms = max(1, ctx.ops * ctx.ms_per_op // 10)
+    gets = tr_gets = blocks = tr_blocks = 0
+    for i in range(ctx.ops):
+        if i % 10 == 5:
+            before = _blocks(cluster)
+            table.get(keys[rng.randrange(len(keys))])
+            blocks += _blocks(cluster) - before
+            gets += 1
+        elif i % 10 == 9:
+            before = _blocks(cluster)
+            now = ctx.clock.now()
+            table.get(keys[rng.randrange(len(keys))], time_range=(now - recent_ms, now + 1))
+            tr_blocks += _blocks(cluster) - before
+            tr_gets += 1
+        else:
+            table.put(keys[rng.randrange(len(keys))], {b"d:v": value})
+        ctx.tick()
+
+    m = cluster.metrics()
+    files = [t["store_files"] for t in ctx.timeline]
+    cost = ctx.cost()
+    ctx.record("write_amplification", m.write_amplification,
+               "write amplification (flushed+compacted)/flushed", "x")
+    ctx.record("flushes", sum(s.flushes for s in m.servers), "flushes")
+    ctx.record("compactions", sum(s.compactions for s in m.servers), "compactions")
+    ctx.record("compaction_bytes_written", m.compaction_bytes_written,
+               "compaction bytes written", "B")
+    ctx.record("store_files_mean", sum(files) / len(files), "store files (mean over the run)")
+    ctx.record("store_files_max", max(files), "store files (max)")
+    ctx.record("store_files_end", files[-1], "store files at the end")
+    ctx.record("blocks_per_get", blocks / gets, "blocks read per get")
+    ctx.record("blocks_per_time_range_get", tr_blocks / tr_gets,
+               "blocks read per get of the last 10% of time")
+    ctx.record("sim_time_ms", cost.makespan_ms, "simulated busy time, incl. compactions", "ms")
+
+    if variant.params.get("schema_update"):
+        _schema_update(ctx)
+    ctx.admin.major_compact("t")
+    ctx.record("store_files_after_major", cluster.metrics().servers[0].store_files,
+               "store files after a major compaction")
+
+
+def _schema_update(ctx):
+    """Change BLOCKSIZE 64 KiB -> 8 KiB: the index changes only when files are rewritten."""
+    def index():
+        return ctx.cluster.metrics().index_bytes
+
+    ctx.admin.major_compact("t")
+    before = index()
+    ctx.admin.alter_family("t", "d", block_size=8192)
+    altered = index()
+    ctx.admin.major_compact("t")
+    ctx.record("index_before_alter", before, "index, 64 KiB blocks", "B")
+    ctx.record("index_after_alter", altered, "index after BLOCKSIZE => 8K", "B")
+    ctx.record("index_after_major", index(), "index after the next major", "B")
+
+
+@scenario.claim(
+    "compaction keeps the store to a few files, a major compaction to one",
+    seed="004", section="Modeling for the questions",
+    quote="A store may consist of multiple HFiles, but ideally, on compaction, you achieve a "
+          "single HFile.",
+    needs=["no_compaction", "default", "periodic_major"])
+def single_file(r):
+    n, d, p = r["no_compaction"], r["default"], r["periodic_major"]
+    return (d["store_files_mean"] < n["store_files_mean"] / 2
+            and p["store_files_mean"] <= d["store_files_mean"]
+            and all(v["store_files_after_major"] == 1 for v in r.values()),
+            f"mean store files: {n['store_files_mean']:.1f} without compaction, "
+            f"{d['store_files_mean']:.1f} with the defaults, {p['store_files_mean']:.1f} with "
+            f"periodic majors; blocks per get {n['blocks_per_get']:.2f} / "
+            f"{d['blocks_per_get']:.2f} / {p['blocks_per_get']:.2f}; after a major compaction "
+            f"every variant has {sorted({v['store_files_after_major'] for v in r.values()})} "
+            f"file(s); write amplification {d['write_amplification']:.2f}x default, "
+            f"{p['write_amplification']:.2f}x periodic major")
+
+
+@scenario.claim(
+    "a Get with a time range skips the older HFiles",
+    seed="004", section="Target data access",
+    quote="If you specify timestamps in your Get object, you can avoid reading HFiles that are "
+          "older than that timestamp",
+    needs=["no_compaction"])
+def time_range_skips(r):
+    n = r["no_compaction"]
+    return (n["blocks_per_time_range_get"] < 0.5 * n["blocks_per_get"],
+            f"without compaction a Get reads {n['blocks_per_get']:.2f} blocks, a Get of the "
+            f"last 10% of time {n['blocks_per_time_range_get']:.2f}")
+
+
+@scenario.claim(
+    "a family change reaches the files at the next major compaction",
+    seed="000", section="Schema Updates",
+    quote="When changes are made to either Tables or ColumnFamilies (e.g., region size, block "
+          "size), these changes take effect the next time there is a major compaction and the "
+          "StoreFiles get re-written.",
+    needs=["default"])
+def schema_update(r):
+    d = r["default"]
+    return (d["index_after_alter"] == d["index_before_alter"]
+            and d["index_after_major"] > 4 * d["index_before_alter"],
+            f"index {d['index_before_alter']:,} B with 64 KiB blocks, "
+            f"{d['index_after_alter']:,} B right after BLOCKSIZE => 8192, "
+            f"{d['index_after_major']:,} B after the next major compaction")
