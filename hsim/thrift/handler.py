@@ -108,14 +108,7 @@ class HbaseHandler:
             regions = self.admin.regions(_table_name(tableName))
         except TableNotFoundError:
             return []  # "an empty list if the table does not exist"
-        out = []
-        for r in regions:
-            host, _, rest = r.server.partition(",")
-            out.append(ttypes.TRegionInfo(
-                startKey=r.start_key, endKey=r.end_key, id=r.region_id,
-                name=r.name.encode("utf-8"), version=_HREGION_VERSION,
-                serverName=host.encode("utf-8"), port=int(rest.partition(",")[0] or 0)))
-        return out
+        return [_region_info(r) for r in regions]
 
     @rpc(catches_illegal_argument=True)
     def createTable(self, tableName, columnFamilies):
@@ -402,13 +395,18 @@ class HbaseHandler:
             regions = []
         for r in regions:
             if r.start_key <= key and (not r.end_key or key < r.end_key):
-                host, _, rest = r.server.partition(",")
-                return ttypes.TRegionInfo(
-                    startKey=r.start_key, endKey=r.end_key, id=r.region_id,
-                    name=r.name.encode("utf-8"), version=_HREGION_VERSION,
-                    serverName=host.encode("utf-8"), port=int(rest.partition(",")[0] or 0))
+                return _region_info(r)
         text = row.decode("latin-1")
         raise HsimError(f"Cannot find row in hbase:meta, row={text}")
+
+
+def _region_info(r):
+    """TRegionInfo from the native RegionInfo; the server name is "host,port,startcode"."""
+    host, _, rest = r.server.partition(",")
+    return ttypes.TRegionInfo(
+        startKey=r.start_key, endKey=r.end_key, id=r.region_id, name=r.name.encode("utf-8"),
+        version=_HREGION_VERSION, serverName=host.encode("utf-8"),
+        port=int(rest.partition(",")[0] or 0))
 
 
 def _delete(row, column, family, qualifier, ts) -> Mutation:
