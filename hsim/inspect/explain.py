@@ -20,7 +20,7 @@ from hsim.metrics import IOCounters
 _NEG_INF = -(1 << 63)
 
 # Why the matcher dropped a cell, in the order its rules apply.
-MARKER = "delete marker (markers are never returned)"
+MARKER = "delete markers (never returned)"
 EXPIRED = "expired (family TTL)"
 CELL_EXPIRED = "expired (cell TTL)"
 DELETED = "deleted by a marker"
@@ -80,10 +80,10 @@ class Explain:
 
     def _summary(self) -> list[str]:
         lines = []
-        drops = ", ".join(f"{n} {why}" for why, n in self.dropped.items())
+        drops = ", ".join(f"{why}: {n}" for why, n in self.dropped.items())
         dropped = self.cells_seen - self.cells_kept
         lines.append(f"Matcher: saw {self.cells_seen} cell(s), kept {self.cells_kept}, "
-                     f"dropped {dropped}" + (f": {drops}" if drops else ""))
+                     f"dropped {dropped}" + (f" ({drops})" if drops else ""))
         lines.append(f"Returned: {self.rows_returned} row(s), {self.cells_returned} cell(s)")
         io = self.io
         lines.append(

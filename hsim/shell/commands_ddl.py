@@ -148,6 +148,10 @@ NAME and the family's options. A hash without NAME holds table options: splits a
   hbase> create 't1', 'f1', SPLITS_FILE => 'splits.txt'
   hbase> create 't1', 'f1', {NUMREGIONS => 15, SPLITALGO => 'HexStringSplit'}
   hbase> create 't1', 'f1', {MAX_FILESIZE => 1048576}
+  hbase> create 't1', 'f1', {STARTKEY => '0000', ENDKEY => 'ffff', NUMREGIONS => 10}
+
+The last form is hsim's: Admin.createTable(desc, startKey, endKey, numRegions), whose split
+keys come from Bytes.split.
 
 Family options: VERSIONS, MIN_VERSIONS, TTL (seconds or FOREVER), KEEP_DELETED_CELLS,
 BLOOMFILTER (NONE, ROW, ROWCOL), BLOCKSIZE, COMPRESSION (NONE, SNAPPY, LZ4, GZ), IN_MEMORY,
@@ -190,6 +194,14 @@ def create(sh, table, *args):
                 raise ShellArgumentError(f"Splits file {path} doesn't exist") from None
         if "SPLITS" in arg:
             split_keys = [to_bytes_binary(str(s)) for s in arg.pop("SPLITS")]
+        elif "STARTKEY" in arg and "ENDKEY" in arg and "NUMREGIONS" in arg:
+            # hsim's extension: Admin.createTable(desc, startKey, endKey, numRegions), which
+            # cuts the range with Bytes.split (the shell itself has no way to call it)
+            from hsim.presplit import admin_split_keys
+
+            split_keys = admin_split_keys(to_bytes_binary(str(arg.pop("STARTKEY"))),
+                                          to_bytes_binary(str(arg.pop("ENDKEY"))),
+                                          java_int(arg.pop("NUMREGIONS")))
         elif "NUMREGIONS" in arg or "SPLITALGO" in arg:
             if "NUMREGIONS" not in arg:
                 raise ShellArgumentError("Number of regions must be specified")
@@ -358,6 +370,22 @@ def list_tables(sh, regex=".*"):
         sh.fmt.row([t])
     sh.fmt.footer(len(names))
     return names
+
+
+@command("get_splits", "ddl", """
+Prints a table's split keys (the start keys of all its regions but the first).
+
+  hbase> get_splits 't1'
+""")
+def get_splits(sh, table):
+    from hsim.bytes import to_string_binary
+
+    name = name_text(table)
+    keys = [to_string_binary(r.start_key) for r in sh.admin.regions(name) if r.start_key]
+    sh.fmt.line(f"Total number of splits = {len(keys) + 1}")
+    for k in keys:
+        sh.fmt.line(k)
+    return keys
 
 
 @command("exists", "ddl", """

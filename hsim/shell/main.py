@@ -31,8 +31,30 @@ def _parser() -> argparse.ArgumentParser:
     return ap
 
 
+def script_options(text: str) -> list[str]:
+    """Options a script asks for in a leading comment, `# hsim shell --servers 4`, so a lab runs
+    the same with `hsim shell lab.hb` as in the tests (the command line still wins)."""
+    for line in text.splitlines():
+        s = line.strip()
+        if not s:
+            continue
+        if s.startswith("# hsim shell "):
+            return s[len("# hsim shell "):].split()
+        if not s.startswith("#"):
+            break
+    return []
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    ap = _parser()
+    pre = ap.parse_args(argv)
+    if pre.script and pre.script != "-" and os.path.isfile(pre.script):
+        with open(pre.script, encoding="utf-8") as f:
+            wanted = vars(_parser().parse_args(script_options(f.read())))
+        wanted.pop("script")
+        ap.set_defaults(**wanted)
+    args = ap.parse_args(argv)
     if args.servers < 1:
         print("hsim shell: --servers must be at least 1", file=sys.stderr)
         return 2
