@@ -12,6 +12,7 @@ store file whose key range holds the row, and blocks touched per Get counts the 
 """
 
 from hsim.scenario import Scenario
+from hsim.scenario.measure import blocks_touched
 
 scenario = Scenario(
     "compaction_io",
@@ -40,10 +41,6 @@ scenario.variant("periodic_major", "defaults plus a periodic major compaction ev
                  "the run", periodic_major=True)
 
 
-def _blocks(cluster) -> int:
-    return sum(s.block_cache_hits + s.blocks_read for s in cluster.metrics().servers)
-
-
 @scenario.run
 def run(ctx, variant):
     p = ctx.params
@@ -61,15 +58,15 @@ def run(ctx, variant):
     gets = tr_gets = blocks = tr_blocks = 0
     for i in range(ctx.ops):
         if i % 10 == 5:
-            before = _blocks(cluster)
+            before = blocks_touched(cluster)
             table.get(keys[rng.randrange(len(keys))])
-            blocks += _blocks(cluster) - before
+            blocks += blocks_touched(cluster) - before
             gets += 1
         elif i % 10 == 9:
-            before = _blocks(cluster)
+            before = blocks_touched(cluster)
             now = ctx.clock.now()
             table.get(keys[rng.randrange(len(keys))], time_range=(now - recent_ms, now + 1))
-            tr_blocks += _blocks(cluster) - before
+            tr_blocks += blocks_touched(cluster) - before
             tr_gets += 1
         else:
             table.put(keys[rng.randrange(len(keys))], {b"d:v": value})

@@ -32,3 +32,27 @@ def read_ranges(table, ranges, keep=None, limit: int | None = None, reversed: bo
             if keep is None or keep(cells):
                 kept += 1
     return read, kept
+
+
+def family_totals(cluster, table: str) -> dict:
+    """family -> its StoreMetrics fields summed over the table's regions."""
+    out: dict = {}
+    for r in cluster.metrics().regions:
+        if r.table != table:
+            continue
+        for s in r.stores:
+            acc = out.setdefault(s.family, {})
+            for k, v in s.to_dict().items():
+                if k != "family":
+                    acc[k] = acc.get(k, 0) + v
+    return out
+
+
+def blocks_touched(cluster) -> int:
+    """Blocks the cluster's reads have touched so far: block cache hits plus blocks read."""
+    return sum(s.block_cache_hits + s.blocks_read for s in cluster.metrics().servers)
+
+
+def bytes_read(cluster) -> int:
+    """On-disk bytes of the blocks reads fetched from store files (cache misses) so far."""
+    return sum(s.bytes_read for s in cluster.metrics().servers)
