@@ -47,6 +47,16 @@ def illegal_argument(e: BaseException) -> ttypes.IllegalArgument:
     return ttypes.IllegalArgument(message=java_text(e))
 
 
+class Escaped(Exception):
+    """An exception the Java method throws outside its try block (a Put built before the
+    `try`, an index out of range on a bare family): it reaches the client as an internal error
+    even where the method turns IllegalArgumentException into IllegalArgument."""
+
+    def __init__(self, cause: BaseException):
+        super().__init__(str(cause))
+        self.cause = cause
+
+
 def rpc(catches_illegal_argument: bool = False):
     """Map what a handler method raises onto what HBase's handler sends for that method.
     `catches_illegal_argument`: the Java method turns IllegalArgumentException into
@@ -77,12 +87,3 @@ def rpc(catches_illegal_argument: bool = False):
 
     return wrap
 
-
-class Escaped(Exception):
-    """An exception the Java method throws outside its try block (a Put built before the
-    `try`, an index out of range on a bare family): it reaches the client as an internal error
-    even where the method turns IllegalArgumentException into IllegalArgument."""
-
-    def __init__(self, cause: BaseException):
-        super().__init__(str(cause))
-        self.cause = cause
