@@ -277,9 +277,13 @@ class Store:
 
     def reference_files(self, split_row: bytes, top: bool) -> list[StoreFile]:
         """The reference files a daughter gets: the top half [split_row, hi) or the bottom half
-        [lo, split_row) of each of this store's files."""
+        [lo, split_row) of each of this store's files that has rows there: like
+        HRegionFileSystem.splitStoreFile, no reference to an empty half, whose file's metadata
+        (EARLIEST_PUT_TS) would otherwise reach the daughter's compaction."""
         out = []
         for sf in self.files:
+            if (sf.last_row < split_row) if top else (sf.first_row >= split_row):
+                continue
             lo, hi = sf.lo, sf.hi
             if top:
                 lo = split_row if lo is None or split_row > lo else lo
