@@ -53,7 +53,8 @@ def hsim_cluster(request, hsim_clock):
 def _hsim_embedded(hsim_cluster, hsim_clock):
     import hsim.happybase as hb
 
-    hb.reset(config=hsim_cluster.config, clock=hsim_clock)
+    hb.reset(region_servers=len(hsim_cluster.region_servers), config=hsim_cluster.config,
+             clock=hsim_clock)
     hb.attach(hsim_cluster)
     yield hb
     hb.reset()

@@ -116,4 +116,5 @@ def test_plugin_marker_and_patched_happybase(hsim_happybase, hsim_cluster, hsim_
     assert _app_tables("localhost") == [b"app"]
     assert hsim_cluster.admin.list_tables() == ["app"]
     assert _app_tables("elsewhere") == [b"app"]
-    assert hsim_happybase.cluster("elsewhere").clock is hsim_clock
+    elsewhere = hsim_happybase.cluster("elsewhere")
+    assert elsewhere.clock is hsim_clock and len(elsewhere.region_servers) == 3
