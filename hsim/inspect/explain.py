@@ -28,7 +28,7 @@ TIME_RANGE = "outside the time range"
 COLUMN = "column not asked for"
 OVERWRITTEN = "overwritten (same timestamp)"
 VERSIONS = "beyond VERSIONS"
-FILTERED = "removed by the filter (or beyond LIMIT)"
+FILTERED = "removed by the filter (or past the LIMIT)"
 
 
 @dataclass
@@ -80,10 +80,12 @@ class Explain:
 
     def _summary(self) -> list[str]:
         lines = []
-        drops = ", ".join(f"{why}: {n}" for why, n in self.dropped.items())
+        drops = ", ".join(f"{why}: {n}" for why, n in self.dropped.items() if why != FILTERED)
         dropped = self.cells_seen - self.cells_kept
         lines.append(f"Matcher: saw {self.cells_seen} cell(s), kept {self.cells_kept}, "
                      f"dropped {dropped}" + (f" ({drops})" if drops else ""))
+        if self.dropped.get(FILTERED):
+            lines.append(f"Filter: {self.dropped[FILTERED]} cell(s) {FILTERED}")
         lines.append(f"Returned: {self.rows_returned} row(s), {self.cells_returned} cell(s)")
         io = self.io
         lines.append(

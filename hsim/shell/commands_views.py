@@ -99,10 +99,30 @@ def explain(sh, what, table, *args):
     _print(sh, ex)
 
 
+@command("debug", "hsim", """
+Runs one of the views by name: regions, store, hfile or explain.
+
+  hbase> debug 'regions', 't1'
+  hbase> debug 'store', 't1', 0, 'f1'
+""")
+def debug(sh, view, *args):
+    from hsim.shell.registry import COMMANDS
+
+    name = to_text(str(view))
+    if name not in ("regions", "store", "hfile", "explain"):
+        raise ShellArgumentError(f"Unknown view: {name} (regions, store, hfile or explain)")
+    cmd = COMMANDS[name]
+    cmd.check_arity(len(args))
+    return cmd.func(sh, *args)
+
+
 def _literal(v) -> str:
     """A shell argument written back in the shell's syntax."""
     if isinstance(v, str):
-        return "'" + to_text(v).replace("\\", "\\\\").replace("'", "\\'") + "'"
+        text = to_text(v).replace("\\", "\\\\")
+        if "'" in text and '"' not in text:
+            return '"' + text + '"'
+        return "'" + text.replace("'", "\\'") + "'"
     if isinstance(v, bool):
         return "true" if v else "false"
     if v is None:

@@ -174,7 +174,7 @@ class Shell:
         if isinstance(e, TableNotFoundError):
             return f"Unknown table {first}!"
         if isinstance(e, UnknownRegionError):
-            return f"Unknown region {first}!"
+            return f"Unknown region {e.message or first}!"
         if isinstance(e, TableExistsError):
             return f"Table already exists: {first}!"
         if isinstance(e, NoSuchColumnFamilyError):

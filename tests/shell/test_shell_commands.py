@@ -357,7 +357,7 @@ def test_help(sh):
     out = sh("help")
     assert out.startswith("HBase Shell on hsim, version 2.5.0-hsim\n")
     assert "  Group name: ddl\n  Commands: alter, create, desc, describe, disable, drop," in out
-    assert "  Group name: hsim\n  Commands: clock, explain, hfile, regions, store\n" in out
+    assert "  Group name: hsim\n  Commands: clock, debug, explain, hfile, regions, store\n" in out
     assert sh("help 'get'") == COMMANDS["get"].help + "\n"
     assert sh("help 'tools'").startswith("Command: tools -- ")
     assert sh("help 'nope'") == "ERROR: Invalid command or command group name: nope\n"
@@ -402,3 +402,25 @@ def test_script_echo_and_prompts(sh):
     out = sh("list\nscan 't', {\nLIMIT => 1}\n", echo=True)
     assert out.startswith("hbase:001:0> list\nTABLE\n")
     assert "hbase:002:0> scan 't', {\nhbase:003:1* LIMIT => 1}\nROW  COLUMN+CELL\n" in out
+
+
+def test_view_commands_and_their_errors(sh):
+    sh("create 't', 'f'")
+    sh("put 't', 'r', 'f:q', 'v'")
+    assert sh("debug 'regions', 't'") == sh("regions 't'")
+    assert sh("regions 't'").startswith("Table t: 1 region(s) on 1 server(s)\n  #  REGION")
+    assert sh("store 't', 0, 'f'").startswith("Store t/1cc99389c5eedc8b4850b2251a56893e/f (")
+    assert sh("store 't', '1cc9', 'f'") == sh("store 't', 0, 'f'")
+    assert sh("store 't', 'zz', 'f'") == error("store", "Unknown region zz!")
+    assert sh("store 't', 0, 'g'") == error(
+        "store", "Unknown column family! Valid column names: f:*")
+    assert sh("hfile 't', 0, 'f', 0") == error(
+        "hfile", "java.lang.IllegalArgumentException: store f of region "
+                 "1cc99389c5eedc8b4850b2251a56893e has 0 file(s); no file 0")
+    assert sh("explain 'put', 't'") == error("explain", "explain works on get and scan, not put")
+    out = sh("explain get 't', 'r'")
+    assert out.startswith(f"COLUMN  CELL\n f:q timestamp={T0}, value=v\n1 row(s)\n"
+                          "EXPLAIN get 't', 'r'\nRegion t,,")
+    assert out.endswith(TOOK)
+    assert sh("debug 'nope'") == error(
+        "debug", "Unknown view: nope (regions, store, hfile or explain)")
