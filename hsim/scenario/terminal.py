@@ -4,6 +4,7 @@ the numbers behind it; and the progress bar a run shows on stderr."""
 from __future__ import annotations
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -24,27 +25,28 @@ def report_console(report) -> Console:
 
 def print_report(report, console: Console) -> None:
     o = report.options
-    console.print(f"[bold]hsim scenario: {report.scenario}[/bold] - {report.description}")
-    console.print(f"ops={o['ops']:,} ({o['size']}: {report.ops_meaning}) seed={o['seed']} "
-                  f"scale={o['scale']:.6g} servers={o['servers']}"
-                  + (f" params={o['params']}" if o["params"] else ""), highlight=False)
+    console.print(f"[bold]hsim scenario: {escape(report.scenario)}[/bold] - "
+                  f"{escape(report.description)}")
+    console.print(escape(f"ops={o['ops']:,} ({o['size']}: {report.ops_meaning}) "
+                         f"seed={o['seed']} scale={o['scale']:.6g} servers={o['servers']}"
+                         + (f" params={o['params']}" if o["params"] else "")), highlight=False)
     table = Table(show_header=True, header_style="bold")
     table.add_column("metric", no_wrap=True)
     for v in report.variants:
-        table.add_column(v.name, justify="right", no_wrap=True)
+        table.add_column(escape(v.name), justify="right", no_wrap=True)
     for label, values in comparison_rows(report):
-        table.add_row(label, *values)
+        table.add_row(escape(label), *map(escape, values))
     console.print(table)
     for i, c in enumerate(report.claims, 1):
         style = {"held": "green", "did not hold": "red"}.get(c.verdict, "yellow")
-        console.print(f"{i}. {c.title}: [{style} bold]{c.verdict}[/{style} bold]",
+        console.print(f"{i}. {escape(c.title)}: [{style} bold]{c.verdict}[/{style} bold]",
                       highlight=False)
-        console.print(f"   seed {c.document}, \"{c.section}\": \"{c.quote}\"",
+        console.print(escape(f"   seed {c.document}, \"{c.section}\": \"{c.quote}\""),
                       highlight=False, style="dim")
-        console.print(f"   measured: {c.detail}", highlight=False)
+        console.print(escape(f"   measured: {c.detail}"), highlight=False)
     if report.out:
-        console.print(f"report: {report.out}/report.md, report.json"
-                      + (f" and {len(report.plots)} plots" if report.plots else ""),
+        console.print(escape(f"report: {report.out}/report.md, report.json"
+                             + (f" and {len(report.plots)} plots" if report.plots else "")),
                       highlight=False)
 
 
