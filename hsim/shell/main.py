@@ -94,7 +94,11 @@ def interact(sh: Shell) -> int:
             except EOFError:
                 print()
                 break
-            sh.feed(line)
+            try:
+                sh.feed(line)
+            except KeyboardInterrupt:  # a long command stopped; the session goes on
+                print("\nInterrupted")
+                sh.buffer = ""
     finally:
         if history:
             _save_history(history)
