@@ -1,0 +1,162 @@
+"""Tall vs wide: per-user list data stored as one row per (user, item), as one row per user with a
+column per item, or as the middle path (one row per user and page of items, "rows as columns").
+
+Seed claims: 000 "Case Study - List Data" and "Tall/Wide/Middle Schema Design Smackdown".
+
+Every variant stores the same items: users drawn from a zipfian distribution (a few users own
+most items, the power law of the seed's question), item ids counting up per user, small values.
+The table starts as one region and splits as it grows; its MAX_FILESIZE is 1/16 of the
+data, so a region holding more than that must split. Then the reads of the seed's question.
+
+hsim reads a whole row for a Get before applying a filter (HBase seeks within the row), so the
+wide variant's "first 30 values" cost is an upper bound; no claim rests on it.
+"""
+
+import random
+
+from hsim.filters import ColumnPaginationFilter
+from hsim.scenario import Scenario
+from hsim.workloads.distributions import Zipfian
+
+scenario = Scenario(
+    "tall_vs_wide",
+    "one row per item vs one row per user with a column per item vs pages of items: storage, "
+    "get and scan cost, and the wide row that can't be split",
+    sizes={"small": 15000, "default": 100000, "large": 400000},
+    servers=1,
+    scale=1 / 1024,
+    params={"users": 500, "page": 100, "value_bytes": 20},
+    ops_meaning="items stored per variant",
+)
+
+scenario.variant("tall", "row [user:8][item:8], one empty qualifier", layout="tall")
+scenario.variant("wide", "row [user:8], qualifier [item:8]", layout="wide")
+scenario.variant("middle", "row [user:8][page:4], qualifier [item:8] (rows as columns)",
+                 layout="middle")
+
+
+def _cell(layout: str, user: int, item: int, page: int) -> tuple[bytes, bytes]:
+    u = b"u%07d" % user
+    if layout == "tall":
+        return u + item.to_bytes(8, "big"), b"d:"
+    if layout == "wide":
+        return u, b"d:" + item.to_bytes(8, "big")
+    return u + (item // page).to_bytes(4, "big"), b"d:" + item.to_bytes(8, "big")
+
+
+@scenario.run
+def run(ctx, variant):
+    p = ctx.params
+    layout = variant["layout"]
+    rng = random.Random(ctx.seed)  # the same items in every variant
+    users = Zipfian(0, p["users"] - 1, rng)
+    counts = [0] * p["users"]
+    value = b"v" * p["value_bytes"]
+    est_bytes = ctx.ops * (16 + 2 + 1 + 12 + 8 + p["value_bytes"])
+    max_filesize = max(64 << 10, est_bytes // 16)
+    ctx.admin.create_table("lists", ["d"], max_filesize=max_filesize)
+    table = ctx.table("lists")
+    for _ in range(ctx.ops):
+        u = users.next()
+        row, col = _cell(layout, u, counts[u], p["page"])
+        counts[u] += 1
+        table.put(row, {col: value})
+        ctx.tick()
+    ctx.admin.flush("lists")
+    ctx.admin.major_compact("lists")
+    regions = ctx.admin.regions("lists")
+    sizes = [r.size for r in regions]
+    heavy = max(range(len(counts)), key=counts.__getitem__)
+    light = [u for u in range(len(counts)) if 0 < counts[u] <= 30][:50]
+    ctx.record("store_bytes", sum(sizes), "store file bytes", "B")
+    ctx.record("regions", len(regions), "regions")
+    ctx.record("largest_region_vs_max", max(sizes) / max_filesize,
+               "largest region / MAX_FILESIZE", "x")
+    ctx.record("heaviest_user_items", counts[heavy], "items of the heaviest user")
+
+    def measured(label, key, reads):
+        before = ctx.loads()
+        cells = reads()
+        io = ctx.io(since=before)
+        ctx.record(f"{key}_cells", cells, f"{label}: cells returned")
+        ctx.record(f"{key}_requests", io["read_requests"], f"{label}: read requests (rows)")
+        ctx.record(f"{key}_blocks", io["cache_hits"] + io["blocks_read_from_disk"],
+                   f"{label}: blocks read")
+        ctx.record(f"{key}_ms", ctx.cost(since=before, ops=1).makespan_ms,
+                   f"{label}: simulated time", "ms")
+
+    measured("heaviest user, all items", "heavy_all", lambda: _all_items(table, layout, heavy))
+    measured("light users, all items", "light_all",
+             lambda: sum(_all_items(table, layout, u) for u in light))
+    measured("heaviest user, first 30", "heavy_30", lambda: _first(table, layout, heavy, 30))
+    if layout == "wide":
+        ctx.note("a wide Get reads the whole row in hsim before ColumnPaginationFilter cuts "
+                 "it (HBase stops at the 30th column), so 'first 30' is an upper bound here")
+
+
+def _user_prefix(user: int) -> bytes:
+    return b"u%07d" % user
+
+
+def _all_items(table, layout, user) -> int:
+    if layout == "wide":
+        return len(table.get(_user_prefix(user)))
+    return sum(len(cells) for cells in table.scan(row_prefix=_user_prefix(user)))
+
+
+def _first(table, layout, user, n) -> int:
+    u = _user_prefix(user)
+    if layout == "tall":
+        return sum(len(c) for c in table.scan(row_prefix=u, limit=n, caching=n))
+    if layout == "wide":
+        return len(table.get(u, filter=ColumnPaginationFilter(n, 0)))
+    return sum(len(c) for c in table.scan(row_prefix=u, limit=1, caching=1,
+                                          filter=ColumnPaginationFilter(n, 0)))
+
+
+@scenario.claim(
+    "tall and wide take the same space",
+    seed="000", section="Case Study - List Data",
+    quote="Note that neither case fundamentally uses more disk space than the other; you're "
+          "just \"shifting\" part of the identifying information for a value either to the "
+          "left (into the row key, in option one) or to the right (into the column qualifiers "
+          "in option 2).",
+    needs=["tall", "wide"])
+def same_space(r):
+    t, w = r["tall"]["store_bytes"], r["wide"]["store_bytes"]
+    return (abs(t - w) / w < 0.05,
+            f"store files after a major compaction: {t:,} B tall, {w:,} B wide "
+            f"({(t - w) / w:+.1%})")
+
+
+@scenario.claim(
+    "prefer rows: a very wide row cannot be split",
+    seed="000", section="Tall/Wide/Middle Schema Design Smackdown > Rows vs. Columns",
+    quote="The context is typically in extreme cases of wide tables, such as having 1 row with "
+          "1 million attributes, or 1 million rows with 1 columns apiece. Preference: Rows "
+          "(generally speaking).",
+    needs=["tall", "wide"])
+def unsplittable(r):
+    t, w = r["tall"], r["wide"]
+    return (w["largest_region_vs_max"] > 1.5 and t["largest_region_vs_max"] < 1.5,
+            f"the largest region is {w['largest_region_vs_max']:.1f}x MAX_FILESIZE wide "
+            f"(the heaviest user's row, {w['heaviest_user_items']:,} items, is one row and a "
+            f"row never spans regions) vs {t['largest_region_vs_max']:.1f}x tall; "
+            f"{w['regions']} regions wide, {t['regions']} tall")
+
+
+@scenario.claim(
+    "rows as columns is the I/O-efficient middle path",
+    seed="000", section="Tall/Wide/Middle Schema Design Smackdown > Rows as Columns",
+    quote="This approach is often more complex, and may require the additional complexity of "
+          "re-writing your data, but has the advantage of being I/O efficient.",
+    needs=["tall", "middle"])
+def middle_path(r):
+    t, m = r["tall"], r["middle"]
+    return (m["heavy_all_requests"] * 10 <= t["heavy_all_requests"]
+            and m["heavy_all_ms"] < t["heavy_all_ms"] and m["largest_region_vs_max"] < 1.5,
+            f"reading the heaviest user's {t['heavy_all_cells']:,} items: "
+            f"{t['heavy_all_requests']:,} rows and {t['heavy_all_ms']:.1f} ms tall, "
+            f"{m['heavy_all_requests']:,} rows and {m['heavy_all_ms']:.1f} ms middle; the "
+            f"middle table still splits (largest region {m['largest_region_vs_max']:.1f}x "
+            f"MAX_FILESIZE)")
