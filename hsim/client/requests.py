@@ -64,10 +64,14 @@ def queries(families: dict, columns, max_versions, tr, raw: bool, has_filter: bo
 
                 raise NoSuchColumnFamilyError(
                     f"Column family {fam.decode('utf-8', 'replace')} does not exist")
+            # Get/Scan.addFamily replaces the family's columns with "all"; a later addColumn
+            # narrows it to a column set again (the order matters, as in HBase).
             if q is None:
-                wanted[fam] = None  # Get.addFamily replaces the family's columns
-            elif fam not in wanted or wanted[fam] is not None:
-                wanted.setdefault(fam, set()).add(q)
+                wanted[fam] = None
+            elif wanted.get(fam) is None:
+                wanted[fam] = {q}
+            else:
+                wanted[fam].add(q)
     else:
         wanted = {f: None for f in families}
     out = {}

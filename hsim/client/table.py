@@ -176,7 +176,7 @@ class Table:
     def check_and_put(self, row, column, value, data: dict, timestamp: int | None = None,
                       ttl_ms: int | None = None) -> bool:
         """checkAndMutate(EQUAL): put `data` if the column's latest value equals `value`
-        (None: if the column is absent). Returns whether the put was applied."""
+        (None or b"": if the column is absent or empty). Returns whether the put was applied."""
         with self.cluster.lock:
             row = b(row)
             entries = self._put_entries(data, timestamp, ttl_ms)
@@ -206,8 +206,10 @@ class Table:
     def _check(self, row: bytes, column, value) -> bool:
         fam, q = rq.split_column(column)
         cur = self._current_cells(row, [column]).get((fam, q))
-        if value is None:
-            return cur is None
+        if value is None or value == b"":
+            # HRegion.checkAndMutate: a null or empty expected value matches a missing cell
+            # or an empty one
+            return cur is None or cur.value == b""
         return cur is not None and cur.value == b(value)
 
     def batch(self) -> Batch:
