@@ -15,7 +15,8 @@ point reads of known records.
 """
 
 from hsim.scenario import Scenario
-from hsim.scenario.measure import read_ranges, write_spread
+from hsim.scenario.measure import write_spread
+from hsim.scenario.timeseries import history_sample, record_value, time_range_read
 from hsim.workloads.keys import FieldSwap, HashedPrefix, ReversedDigits, Salted, TimestampLead
 
 scenario = Scenario(
@@ -40,9 +41,7 @@ scenario.variant("reversed", "[ts digits reversed][metric]: the fastest-changing
 scenario.variant("field_swap", "[metric][ts:8]: the metric leads (OpenTSDB's order)",
                  design=lambda p: FieldSwap())
 
-FAMILY = b"d"
 COLUMN = b"d:v"
-HISTORY_MS = 86_400_000  # the sample the quantile split points come from: yesterday
 
 
 @scenario.run
@@ -50,9 +49,7 @@ def run(ctx, variant):
     p = ctx.params
     design = variant["design"](p)
     entities = [b"metric%03d" % i for i in range(p["entities"])]
-    now = ctx.clock.now()
-    history = [design.row_key(now - HISTORY_MS + i * (HISTORY_MS // 1000), e)
-               for i in range(1000) for e in entities[:: max(1, len(entities) // 16)]]
+    history = history_sample(design, entities, ctx.clock.now())
     ctx.admin.create_table("ts", {"d": {}}, split_keys=design.split_keys(p["regions"], history),
                            split_enabled=False)
     table = ctx.table("ts")
@@ -63,7 +60,7 @@ def run(ctx, variant):
     for i in range(ctx.ops):
         ts = ctx.clock.now()
         e = entities[i % len(entities)]
-        table.put(design.row_key(ts, e), {COLUMN: ts.to_bytes(8, "big") + pad}, timestamp=ts)
+        table.put(design.row_key(ts, e), {COLUMN: record_value(ts, pad)}, timestamp=ts)
         written.append((ts, e))
         ctx.tick()
     spread = write_spread(ctx.cluster, "ts")
@@ -83,13 +80,11 @@ def run(ctx, variant):
     t0, t1 = written[0][0], written[-1][0] + 1
     lo = t1 - max(1, (t1 - t0) // 100)
     before = ctx.loads()
-    ranges = design.time_range_scans(lo, t1, entities)
-    rows_read, rows_wanted = read_ranges(
-        table, ranges, keep=lambda cells: lo <= int.from_bytes(cells[0].value[:8], "big") < t1)
-    read_cost = ctx.cost(since=before, ops=len(ranges))
-    ctx.record("time_range_scans", len(ranges), "time-range read: scans")
-    ctx.record("time_range_rows_read", rows_read, "time-range read: rows read")
-    ctx.record("time_range_rows_wanted", rows_wanted, "time-range read: rows wanted")
+    read = time_range_read(table, design, lo, t1, entities)
+    read_cost = ctx.cost(since=before, ops=read["scans"])
+    ctx.record("time_range_scans", read["scans"], "time-range read: scans")
+    ctx.record("time_range_rows_read", read["rows_read"], "time-range read: rows read")
+    ctx.record("time_range_rows_wanted", read["rows_wanted"], "time-range read: rows wanted")
     ctx.record("time_range_read_ms", read_cost.makespan_ms, "time-range read: simulated time", "ms")
 
     # point reads of 100 known records: the rows a reader must try
