@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field
 
 from hsim.bytes import to_string_binary
 from hsim.scenario.errors import ScenarioError
 
 HELD, NOT_HELD, NOT_RUN = "held", "did not hold", "not run"
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")  # object reprs vary between runs
 
 
 @dataclass
@@ -131,12 +133,12 @@ class Report:
 
 
 def jsonable(x):
-    """Plain JSON values: bytes as HBase's toStringBinary, floats to 6 significant digits,
+    """Plain JSON values: bytes as HBase's toStringBinary, floats to 12 significant digits,
     inf and nan as null, tuples as lists."""
     if isinstance(x, float):
         if math.isnan(x) or math.isinf(x):
             return None
-        return float(f"{x:.6g}")
+        return float(f"{x:.12g}")
     if isinstance(x, bool) or x is None or isinstance(x, (int, str)):
         return x
     if isinstance(x, (bytes, bytearray)):
@@ -145,4 +147,6 @@ def jsonable(x):
         return {str(k): jsonable(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
         return [jsonable(v) for v in x]
-    return str(x)
+    if callable(x) and hasattr(x, "__qualname__"):
+        return x.__qualname__  # a function's name, never its address
+    return _ADDRESS.sub("", str(x))

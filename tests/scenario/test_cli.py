@@ -1,0 +1,183 @@
+"""`hsim list` and `hsim run`: reports on disk, output formats, and one-line errors."""
+
+import json
+import textwrap
+
+import pytest
+
+from hsim.cli import main
+from hsim.scenario.loader import scenario_files
+
+SCENARIOS = ["bloom_filters", "column_families", "compaction_io", "hotspotting", "index_size",
+             "log_data", "presplit", "tall_vs_wide", "versions_ttl", "ycsb"]
+
+TINY = textwrap.dedent('''
+    """A two-variant scenario for the tests."""
+    from hsim.scenario import Scenario
+
+    scenario = Scenario("tiny", "two tables, one pre-split", sizes={"small": 200, "default": 400},
+                        servers=2, params={"value": "x"})
+    scenario.variant("one_region", "no split keys", splits=[])
+    scenario.variant("two_regions", "split at m", splits=[b"m"])
+
+    @scenario.run
+    def run(ctx, variant):
+        ctx.admin.create_table("t", ["f"], split_keys=variant["splits"])
+        table = ctx.table("t")
+        for i in range(ctx.ops):
+            table.put(b"%c%04d" % (97 + i % 26, i), {b"f:q": ctx.params["value"].encode()})
+            ctx.tick()
+        ctx.admin.flush("t")
+        ctx.record("share", ctx.cluster.metrics().hotspot_ratio("write"), "hotspot", "x")
+
+    @scenario.claim("splitting spreads writes", seed="000", section="Hotspotting",
+                    quote="Hotspotting occurs when a large amount of client traffic is directed "
+                          "at one node")
+    def spreads(r):
+        return r["two_regions"]["share"] < r["one_region"]["share"], "compared"
+''')
+
+
+def _run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    path = tmp_path / "tiny.py"
+    path.write_text(TINY)
+    return path
+
+
+def test_list_shows_every_scenario_with_its_description(capsys):
+    code, out, err = _run(capsys, "list")
+    assert code == 0 and err == ""
+    names = [line.split()[0] for line in out.splitlines()]
+    assert names == SCENARIOS
+    for line in out.splitlines():
+        assert len(line.split(None, 1)[1]) > 20  # a description, not an error
+
+
+def test_every_scenario_file_is_found():
+    assert sorted(p.stem for p in scenario_files()) == SCENARIOS
+
+
+def test_run_writes_the_report_files(capsys, tiny, tmp_path):
+    out_dir = tmp_path / "out"
+    code, out, err = _run(capsys, "run", str(tiny), "--ops", "small", "--out", str(out_dir))
+    assert code == 0, err
+    assert "splitting spreads writes: held" in out
+    report = json.loads((out_dir / "report.json").read_text())
+    assert report["scenario"] == "tiny"
+    assert report["options"]["ops"] == 200 and report["options"]["servers"] == 2
+    assert [v["name"] for v in report["variants"]] == ["one_region", "two_regions"]
+    assert report["claims"][0]["verdict"] == "held"
+    assert report["claims"][0]["seed"]["document"] == "000_9607e60d89c16ae9.txt"
+    md = (out_dir / "report.md").read_text()
+    assert "# hsim scenario: tiny" in md and "**held**" in md
+    assert "| hotspot | 2x |" in md
+    for png in report["plots"]:
+        assert (out_dir / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert f"]({png})" in md
+    assert "requests_per_server.png" in report["plots"]
+
+
+def test_default_out_is_hsim_report_slash_name(capsys, tiny, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = _run(capsys, "run", str(tiny), "--ops", "50", "--no-plots")
+    assert code == 0, err
+    assert (tmp_path / "hsim-report" / "tiny" / "report.json").is_file()
+
+
+def test_json_and_markdown_formats_print_the_reports(capsys, tiny, tmp_path):
+    code, out, _ = _run(capsys, "run", str(tiny), "--ops", "50", "--out", str(tmp_path / "a"),
+                        "--format", "json", "--no-plots")
+    assert code == 0 and json.loads(out)["options"]["ops"] == 50
+    code, out, _ = _run(capsys, "run", str(tiny), "--ops", "50", "--out", str(tmp_path / "b"),
+                        "--format", "markdown", "--no-plots")
+    assert code == 0 and out.startswith("# hsim scenario: tiny")
+
+
+def test_options_reach_the_run(capsys, tiny, tmp_path):
+    code, out, err = _run(capsys, "run", str(tiny), "--ops", "30", "--seed", "9", "--scale",
+                          "1/512", "--servers", "3", "--param", "value=yy", "--variants",
+                          "two_regions", "--out", str(tmp_path), "--format", "json",
+                          "--no-plots")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["options"] == {"ops": 30, "size": "custom", "seed": 9, "scale": 1 / 512,
+                                 "servers": 3, "params": {"value": "yy"},
+                                 "variants": ["two_regions"]}
+    assert report["claims"][0]["verdict"] == "not run"
+    assert len(report["variants"][0]["cluster"]["servers"]) == 3
+
+
+BAD_FILES = {
+    "syntax.py": ("def broken(:\n", "line 1"),
+    "raises.py": ("x = 1\nraise RuntimeError('boom')\n", "RuntimeError: boom"),
+    "empty.py": ("x = 1\n", "defines no `scenario"),
+    "no_run.py": ("from hsim.scenario import Scenario\n"
+                  "scenario = Scenario('n', 'd', sizes={'small': 1, 'default': 2})\n"
+                  "scenario.variant('v')\n", "no @scenario.run"),
+    "bad_config.py": ("from hsim.scenario import Scenario\n"
+                      "scenario = Scenario('n', 'd', sizes={'small': 1, 'default': 2})\n"
+                      "scenario.variant('v', config={'no_such_setting': 1})\n",
+                      "unknown Config field(s) no_such_setting"),
+    "fails.py": (TINY.replace('ctx.record("share"', 'ctx.record("share", 1 / 0) #'),
+                 "failed in variant 'one_region': ZeroDivisionError"),
+    "bad_claim.py": (TINY.replace('r["two_regions"]["share"] <', 'r["two_regions"]["nope"] <'),
+                     "recorded no metric 'nope'"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_FILES))
+def test_a_bad_scenario_file_is_one_line_and_a_nonzero_exit(capsys, tmp_path, name):
+    text, message = BAD_FILES[name]
+    path = tmp_path / name
+    path.write_text(text)
+    code, out, err = _run(capsys, "run", str(path), "--ops", "20", "--out", str(tmp_path / "o"),
+                          "--no-plots")
+    assert code != 0
+    assert "Traceback" not in err + out
+    assert len(err.strip().splitlines()) == 1, err
+    assert err.startswith("hsim run: ") and message in err
+
+
+@pytest.mark.parametrize("args, message", [
+    (["no_such_scenario"], "no scenario named 'no_such_scenario'"),
+    (["./missing.py"], "no scenario file './missing.py'"),
+    (["presplit", "--ops", "0"], "--ops must be between 1 and"),
+    (["presplit", "--ops", "huge"], "not a number nor one of the sizes"),
+    (["presplit", "--scale", "abc"], "--scale 'abc' is not a number"),
+    (["presplit", "--scale", "-1"], "--scale must be positive"),
+    (["presplit", "--servers", "0"], "--servers must be positive"),
+    (["presplit", "--servers", "x"], "invalid int value"),
+    (["presplit", "--param", "nope=1"], "'presplit' has no such parameter"),
+    (["presplit", "--param", "regions=ten"], "expected a int"),
+    (["presplit", "--param", "regions"], "expected KEY=VALUE"),
+    (["presplit", "--variants", "bogus"], "has no variant 'bogus'"),
+    (["presplit", "--format", "xml"], "invalid choice"),
+    (["presplit", "--frobnicate"], "unrecognized arguments"),
+    ([], "the following arguments are required"),
+])
+def test_a_bad_option_is_one_line_and_a_nonzero_exit(capsys, tmp_path, args, message):
+    code, out, err = _run(capsys, "run", *args, "--out", str(tmp_path))
+    assert code != 0
+    assert "Traceback" not in err + out
+    assert len(err.strip().splitlines()) == 1, err
+    assert message in err
+
+
+def test_debug_shows_the_traceback(capsys, tmp_path):
+    path = tmp_path / "fails.py"
+    path.write_text(BAD_FILES["fails.py"][0])
+    code, _, err = _run(capsys, "run", str(path), "--ops", "20", "--out", str(tmp_path),
+                        "--no-plots", "--debug")
+    assert code == 1 and "Traceback" in err and "ZeroDivisionError" in err
+
+
+def test_help_is_not_an_error(capsys):
+    code, out, _ = _run(capsys, "run", "--help")
+    assert code == 0 and "--ops" in out and "--param" in out
