@@ -47,7 +47,7 @@ def run(ctx, variant):
     table = ctx.table("t")
     cols = [b"d:c%d" % c for c in range(p["columns"])]
     value = b"v" * p["value_bytes"]
-    per_file = max(1, ctx.ops // p["files"])
+    per_file = max(1, -(-ctx.ops // p["files"]))  # ceil: exactly `files` flushes
     for i in range(ctx.ops):
         table.put(_row(b"r", i), {c: value for c in cols})
         if (i + 1) % per_file == 0:

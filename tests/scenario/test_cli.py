@@ -181,3 +181,17 @@ def test_debug_shows_the_traceback(capsys, tmp_path):
 def test_help_is_not_an_error(capsys):
     code, out, _ = _run(capsys, "run", "--help")
     assert code == 0 and "--ops" in out and "--param" in out
+
+
+def test_the_example_in_the_docs_runs(capsys, tmp_path):
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "scenarios.md").read_text()
+    code = re.search(r"## Writing your own.*?```python\n(.*?)```", doc, re.S).group(1)
+    path = tmp_path / "my_keys.py"
+    path.write_text(code)
+    rc, out, err = _run(capsys, "run", str(path), "--ops", "small", "--out", str(tmp_path / "o"),
+                        "--no-plots")
+    assert rc == 0, err
+    assert "hashed ids spread the writes: held" in out
