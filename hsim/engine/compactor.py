@@ -40,19 +40,34 @@ class Compactor:
         writer = HFileWriter(self.family, self.config, include_tags=include_tags)
         append = writer.append
         match = matcher.match
-        read = written = kv_bytes = 0
+        read = written = 0
         max_seq = max((sf.max_seq_id for sf in files), default=0)
-        for _row, group in groupby(scanner.merge_forward([sf.all_cells() for sf in files]),
-                                   _row_of):
+        # KeyValue bytes read: whole files carry the figure in their file info; the half of a
+        # file that a reference covers is counted as its cells stream by.
+        kv_bytes = 0
+        ref_bytes = [0]
+        sources = []
+        for sf in files:
+            if sf.is_reference:
+                sources.append(_count_kv_bytes(sf.all_cells(), ref_bytes))
+            else:
+                kv_bytes += sf.reader.keyvalue_bytes
+                sources.append(sf.all_cells())
+        for _row, group in groupby(scanner.merge_forward(sources), _row_of):
             cells = list(group)
             read += len(cells)
-            for c in cells:
-                kv_bytes += 20 + len(c[0]) + len(c[1]) + len(c[2]) + len(c[6])
             for c in match(cells):
                 append(c)
                 written += 1
+        kv_bytes += ref_bytes[0]
         data = None
         if written:
             data = writer.finish(max_seq_id=max_seq, major_compaction=drop_deletes,
                                  create_time=now)
         return CompactionResult(data, read, written, kv_bytes, matcher.dropped)
+
+
+def _count_kv_bytes(cells, acc: list):
+    for c in cells:
+        acc[0] += c.serialized_size
+        yield c
