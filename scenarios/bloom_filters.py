@@ -54,7 +54,7 @@ def run(ctx, variant):
             ctx.admin.flush("t")
         ctx.tick()
     ctx.admin.flush("t")
-    rng = ctx.rng
+    rng = ctx.shared_rng()
     files = ctx.cluster.metrics().servers[0].store_files
     ctx.record("store_files", files, "store files")
     ctx.record("bloom_bytes", ctx.cluster.metrics().bloom_bytes, "bloom filter size", "B")

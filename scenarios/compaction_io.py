@@ -51,7 +51,7 @@ def run(ctx, variant):
     ctx.admin.create_table("t", {"d": {"BLOOMFILTER": "NONE"}}, split_enabled=False)
     table = ctx.table("t")
     cluster = ctx.cluster
-    rng = ctx.rng
+    rng = ctx.shared_rng()
     keys = [b"row%08d" % i for i in range(p["keyspace"])]
     value = b"v" * p["value_bytes"]
     recent_ms = max(1, ctx.ops * ctx.ms_per_op // 10)

@@ -31,15 +31,15 @@ scenario = Scenario(
 )
 
 scenario.variant("timestamp_lead", "[ts:8][metric]: the timestamp leads the key",
-                 design=lambda p: TimestampLead())
+                 design=lambda p, seed: TimestampLead())
 scenario.variant("salted", "[salt:1][ts][metric]: a random salt, one per region",
-                 design=lambda p: Salted(buckets=p["regions"], seed=7))
+                 design=lambda p, seed: Salted(buckets=p["regions"], seed=seed))
 scenario.variant("hashed_prefix", "[md5(key)[0]][ts][metric]: a one-byte hash prefix",
-                 design=lambda p: HashedPrefix(k=1))
+                 design=lambda p, seed: HashedPrefix(k=1))
 scenario.variant("reversed", "[ts digits reversed][metric]: the fastest-changing digit leads",
-                 design=lambda p: ReversedDigits())
+                 design=lambda p, seed: ReversedDigits())
 scenario.variant("field_swap", "[metric][ts:8]: the metric leads (OpenTSDB's order)",
-                 design=lambda p: FieldSwap())
+                 design=lambda p, seed: FieldSwap())
 
 COLUMN = b"d:v"
 
@@ -47,7 +47,7 @@ COLUMN = b"d:v"
 @scenario.run
 def run(ctx, variant):
     p = ctx.params
-    design = variant["design"](p)
+    design = variant["design"](p, ctx.seed)
     entities = [b"metric%03d" % i for i in range(p["entities"])]
     history = history_sample(design, entities, ctx.clock.now())
     ctx.admin.create_table("ts", {"d": {}}, split_keys=design.split_keys(p["regions"], history),
@@ -90,8 +90,9 @@ def run(ctx, variant):
     # point reads of 100 known records: the rows a reader must try
     gets = 0
     found = 0
+    rng = ctx.shared_rng()
     for _ in range(100):
-        ts, e = written[ctx.rng.randrange(len(written))]
+        ts, e = written[rng.randrange(len(written))]
         for row in design.point_rows(ts, e):
             gets += 1
             if table.get(row):

@@ -13,7 +13,6 @@ era did. Sizes are measured from the bytes written: data blocks on disk, the blo
 (uncompressed, as HBase reports storefileIndexSize) and the ROW bloom.
 """
 
-import random
 
 from hsim.cell import Cell
 from hsim.engine.hfile import HFileReader, HFileWriter
@@ -71,7 +70,7 @@ _v("gz", "baseline with COMPRESSION GZ", compression="GZ")
 
 @scenario.run
 def run(ctx, variant):
-    rng = random.Random(ctx.seed)  # the same ids for every variant
+    rng = ctx.shared_rng()  # the same ids for every variant
     ids = sorted(rng.sample(range(10**18, 9 * 10**18), ctx.ops))
     family = ColumnFamily(block_size=variant["block_size"], compression=variant["compression"],
                           bloom_filter="ROW")

@@ -50,7 +50,7 @@ def run(ctx, variant):
                            split_keys=design.split_keys(p["regions"], history))
     table = ctx.table("log")
     pad = b"m" * max(0, p["value_bytes"] - 8)
-    rng = ctx.rng
+    rng = ctx.shared_rng()
     first = ctx.clock.now()
     for _ in range(ctx.ops):
         ts = ctx.clock.now()

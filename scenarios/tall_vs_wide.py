@@ -12,7 +12,6 @@ hsim reads a whole row for a Get before applying a filter (HBase seeks within th
 wide variant's "first 30 values" cost is an upper bound; no claim rests on it.
 """
 
-import random
 
 from hsim.cell import Cell
 from hsim.engine.hfile import HFileWriter
@@ -50,7 +49,7 @@ def _cell(layout: str, user: int, item: int, page: int) -> tuple[bytes, bytes]:
 def run(ctx, variant):
     p = ctx.params
     layout = variant["layout"]
-    rng = random.Random(ctx.seed)  # the same items in every variant
+    rng = ctx.shared_rng()  # the same items in every variant
     users = Zipfian(0, p["users"] - 1, rng)
     counts = [0] * p["users"]
     value = b"v" * p["value_bytes"]

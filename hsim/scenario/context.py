@@ -164,6 +164,11 @@ class Run:
         return self.cost_model.evaluate(_delta(self.loads(), since), ops=ops,
                                         offered_ops_per_s=offered_ops_per_s)
 
+    def shared_rng(self) -> random.Random:
+        """A generator that gives every variant the same numbers (the same records, the same
+        requests), unlike `rng`, which is the variant's own."""
+        return random.Random(f"{self.seed}:{self.scenario.name}")
+
     def param(self, key: str):
         try:
             return self.params[key]
