@@ -57,8 +57,8 @@ class Table:
         if type(row) is not bytes:
             row = b(row)
         region = self._state().locator.locate(row)
+        server = region.server  # taken first: the write may split the region
         cells = region.mutate(row, entries, self.cluster.clock.now())
-        server = region.server
         if server is not None:
             server.note_write(region)
         return cells
@@ -305,6 +305,7 @@ class Table:
                                    filt=region_filter, max_versions=max_versions)
             while True:
                 batch = []
+                want = caching if limit is None else min(caching, limit - returned)
                 with lock:
                     for row, cells in rows:
                         if prefix is not None and not row.startswith(prefix):
@@ -313,7 +314,7 @@ class Table:
                             batch.append(None)
                             break
                         batch.append(cells)
-                        if len(batch) >= caching:
+                        if len(batch) >= want:
                             break
                     if region.server is not None:
                         region.server.note_read(len(batch))
@@ -324,7 +325,7 @@ class Table:
                     returned += 1
                     if limit is not None and returned >= limit:
                         return
-                if len(batch) < caching:
+                if len(batch) < want:
                     break
 
     def count(self, **scan_args) -> int:

@@ -39,6 +39,12 @@ class StoreCounters:
             setattr(self, name, 0)
         self.io = IOCounters()
 
+    def add(self, other: "StoreCounters") -> None:
+        for name in self.__slots__:
+            if name != "io":
+                setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.io.add(other.io)
+
     def to_dict(self) -> dict:
         d = {name: getattr(self, name) for name in self.__slots__ if name != "io"}
         d.update(self.io.to_dict())

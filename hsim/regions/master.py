@@ -82,7 +82,7 @@ class Master:
                 for s in r.stores.values():
                     for sf in s.files:
                         r.server.block_cache.evict_file(sf.reader.name)
-                r.server.close_region(r)
+                r.server.close_region(r, retire=True)
         del self.tables[name]
 
     def disable_table(self, name: str) -> None:
@@ -177,7 +177,7 @@ class Master:
         server = region.server
         region.splitting = True
         a, b = region.daughters(split_row, now)
-        server.close_region(region)
+        server.close_region(region, retire=True)
         server.open_region(a)
         server.open_region(b)
         regions = [r for r in st.locator.regions if r is not region] + [a, b]
@@ -238,10 +238,14 @@ class Master:
     def metrics(self) -> ClusterMetrics:
         servers, regions = [], []
         for srv in self.servers:
+            rc = srv.retired
             agg = dict(store_files=0, store_file_bytes=0, index_bytes=0, bloom_bytes=0,
-                       flushes=0, bytes_flushed=0, compactions=0, compaction_bytes_read=0,
-                       compaction_bytes_written=0, blocks_read=0, bytes_read=0, bloom_checks=0,
-                       bloom_negatives=0)
+                       flushes=rc.flushes, bytes_flushed=rc.bytes_flushed,
+                       compactions=rc.minor_compactions + rc.major_compactions,
+                       compaction_bytes_read=rc.compaction_bytes_read,
+                       compaction_bytes_written=rc.compaction_bytes_written,
+                       blocks_read=rc.io.blocks_read, bytes_read=rc.io.bytes_read,
+                       bloom_checks=rc.io.bloom_checks, bloom_negatives=rc.io.bloom_negatives)
             for r in sorted(srv.regions.values(), key=lambda r: (r.table.name, r.start_key)):
                 stores = [_store_metrics(f, s) for f, s in r.stores.items()]
                 regions.append(RegionMetrics(

@@ -21,6 +21,11 @@ class RegionServer:
         self.read_requests = 0
         self.write_requests = 0
         self.global_flushes = 0
+        # Store counters of regions that closed here (split parents): server totals keep them,
+        # as a region server's metrics keep counting across its regions' lifetimes.
+        from hsim.engine.store import StoreCounters
+
+        self.retired = StoreCounters()
 
     def __repr__(self) -> str:
         return f"RegionServer({self.name}, {len(self.regions)} regions)"
@@ -32,10 +37,15 @@ class RegionServer:
         self.regions[region.encoded_name] = region
         self.memstore_heap += region.memstore_heap
 
-    def close_region(self, region) -> None:
+    def close_region(self, region, retire: bool = False) -> None:
+        """Close a region here; `retire` (a split parent, a dropped table) keeps its store
+        counters in the server's totals."""
         self.regions.pop(region.encoded_name, None)
         self.memstore_heap -= region.memstore_heap
         region.server = None
+        if retire:
+            for store in region.stores.values():
+                self.retired.add(store.counters)
 
     def count_table_regions(self, table: str) -> int:
         return sum(1 for r in self.regions.values() if r.table.name == table)
@@ -61,7 +71,7 @@ class RegionServer:
             if self.memstore_heap <= target or r.memstore_heap == 0:
                 break
             self.global_flushes += 1
-            r.flush(now, force_all=True)
+            r.flush(now)  # MemStoreFlusher flushes a region selectively (its flush policy)
 
     def request_split(self, region, split_row: bytes, now: int) -> None:
         if len(self.regions) >= self.config.region_split_limit:

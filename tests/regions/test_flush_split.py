@@ -149,3 +149,22 @@ def test_monotonic_keys_hotspot_last_region_hashed_spread():
     last = [r for r in seq.regions if r.end_key == b""][0]
     assert last.write_requests == 2000
     assert results["hashed"].hotspot_ratio("write") < 1.2
+
+
+def test_server_totals_survive_splits():
+    """A split parent's flush/compaction counters stay in its server's totals, and the write
+    that triggers a split is counted."""
+    cfg = hsim.Config().scaled(1 / 1024)
+    c = hsim.Cluster(config=cfg, clock=hsim.ManualClock(0))
+    c.admin.create_table("t", ["f"])
+    t = c.table("t")
+    flushed = []
+    for i in range(3000):
+        t.put(b"r%06d" % i, {b"f:q": b"x" * 200})
+        if i % 100 == 0:
+            flushed.append(c.metrics().bytes_flushed)
+    m = c.metrics()
+    assert c.master.splits >= 1
+    assert flushed == sorted(flushed)  # never goes down across splits
+    assert sum(s.write_requests for s in m.servers) == 3000
+    assert m.write_amplification >= 1.0
