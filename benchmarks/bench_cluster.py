@@ -104,3 +104,15 @@ def test_full_table_scan(benchmark, loaded):
         return n
     assert benchmark.pedantic(run, rounds=2, iterations=1) == len(keys)
     benchmark.extra_info["cells_per_s"] = len(keys) / benchmark.stats.stats.mean
+
+
+def test_filtered_full_table_scan(benchmark, loaded):
+    """Issue 5: a full-table scan through a filter that keeps almost nothing: every cell is
+    still read and examined inside its region."""
+    c, t, keys = loaded
+    f = "SingleColumnValueFilter('f', 'q', =, 'binary:nothing', true, true)"
+
+    def run():
+        return sum(len(cells) for cells in t.scan(filter=f))
+    assert benchmark.pedantic(run, rounds=2, iterations=1) == 0
+    benchmark.extra_info["cells_examined_per_s"] = len(keys) / benchmark.stats.stats.mean
