@@ -122,6 +122,8 @@ class Runner:
         for tags, block in step.expected:
             if tags is None or self.placement in tags:
                 return block
+        if step.expected:
+            raise SyntaxError(f"line {step.line}: no expected output for {self.placement}")
         return None
 
     # --- commands --------------------------------------------------------------------------
