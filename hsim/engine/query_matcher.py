@@ -70,6 +70,17 @@ class UserMatcher:
     def match(self, cells) -> list:
         if self.raw:
             return self._match_raw(cells)
+        if len(cells) == 1:
+            # A row holding one put without a cell TTL (tall tables): the loop below would
+            # include it iff it is in the time range, unexpired (or kept by MIN_VERSIONS) and
+            # in the requested columns.
+            c = cells[0]
+            if c[4] == -4 and c[7] == NO_TTL:
+                ts = -c[3]
+                if self.tr_min <= ts < self.tr_max and (ts >= self.oldest or self.min_versions) \
+                        and (self.columns is None or c[2] in self.columns):
+                    return cells
+                return []
         now = self.now
         oldest = self.oldest
         minv = self.min_versions
@@ -228,6 +239,14 @@ class CompactionMatcher:
         self.dropped = {"deleted": 0, "expired": 0, "versions": 0, "markers": 0}
 
     def match(self, cells) -> list:
+        if len(cells) == 1:
+            # One put without a cell TTL: kept unless expired with no MIN_VERSIONS to keep it.
+            c = cells[0]
+            if c[4] == -4 and c[7] == NO_TTL:
+                if -c[3] >= self.oldest or self.min_versions:
+                    return cells
+                self.dropped["expired"] += 1
+                return []
         now = self.now
         oldest = self.oldest
         minv = self.min_versions
