@@ -233,8 +233,12 @@ def semantics_machine(rows: list, families: list, split_points: list):
             store.run_compaction(store.files[lo:hi], self.now)
             self.model.compact(self.model.regions[i], fam, lo, hi, self.now)
 
-        @rule()
-        def major_compact(self):
+        @rule(flush_first=st.booleans())
+        def major_compact(self, flush_first):
+            """A major compaction rewrites the store files only; an operator often flushes
+            first, so that the newest cells and markers are in it too."""
+            if flush_first:
+                self.flush()
             self.cluster.admin.major_compact("t")
             self.model.major_compact(self.now)
 
