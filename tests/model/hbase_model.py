@@ -418,6 +418,24 @@ class Model:
         for c in cells:
             region.stores[c.family].memstore.append(c)
 
+    def read_modify_write(self, row: bytes, fam: bytes, q: bytes, delta, ttl, now: int):
+        """Increment (delta an int: 8-byte big-endian longs, a missing cell counting as 0) or
+        Append (delta bytes), as HRegion.reckonDeltas does: read the current cell with a Get,
+        write the new value at max(current ts + 1, now), or now. Returns the new value, or
+        None when the current value is not a long (DoNotRetryIOException)."""
+        found = self.get(row, now, columns={fam: {q}}, max_versions=1)
+        old = found[0] if found else None
+        if isinstance(delta, int):
+            if old is not None and len(old.value) != 8:
+                return None
+            base = int.from_bytes(old.value, "big", signed=True) if old else 0
+            value = ((base + delta + 2**63) % 2**64 - 2**63).to_bytes(8, "big", signed=True)
+        else:
+            value = (old.value if old else b"") + delta
+        ts = now if old is None else max(old.ts + 1, now)
+        self.mutate(row, [(fam, q, ts, PUT, value, ttl)], now)
+        return value
+
     # --- flush, compaction, split ---------------------------------------------------------
     def flush_store(self, region: MRegion, family: bytes, now: int) -> None:
         store = region.stores[family]

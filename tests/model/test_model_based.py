@@ -1,6 +1,9 @@
-"""Model-based tests: random sequences of writes, deletes, flushes, compactions, clock moves,
-splits and schema changes run against hsim and against the reference model in hbase_model.py,
-and after every step hsim's reads equal the model's: nothing lost, nothing resurrected.
+"""Model-based tests: random sequences of puts (explicit and clock timestamps, cell TTLs), the
+four delete kinds (and "delete the latest version"), increments and appends, flushes, minor and
+major compactions, clock moves, splits and schema changes run against hsim and against the
+reference model in hbase_model.py, with VERSIONS, MIN_VERSIONS, TTL, KEEP_DELETED_CELLS and the
+bloom type drawn per example; after every step hsim's reads (plain, all versions, raw, explicit
+columns) equal the model's: nothing lost, nothing resurrected.
 
 The model mirrors hsim's physical history where HBase's answers depend on it. Flushes are the
 cluster's own (an explicit `admin.flush`, or the automatic flush of a small Config's flush size,
@@ -30,6 +33,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 import hsim
 
 QUALIFIERS = [b"q1", b"q2"]
+COUNTER, APPENDED = b"n", b"s"  # the columns increments and appends write
 START_CLOCK = 5000
 STEP = 250  # the clock moves in steps of 1 or of STEP ms, so explicit timestamps collide
 ALL_VERSIONS = 2**31 - 1
@@ -167,6 +171,24 @@ def semantics_machine(rows: list, families: list, split_points: list):
             """Several puts of one column in a row, so that versions pile up."""
             for ts in stamps:
                 self.put(row, fam, [q], ts, None)
+
+        @rule(row=st.sampled_from(rows), fam=st.sampled_from(families),
+              amount=st.sampled_from([0, 1, 5, -3]), ttl=cell_ttls)
+        def increment(self, row, fam, amount, ttl):
+            """Counters live in their own column; deletes of the row or family reach them."""
+            want = self.model.read_modify_write(row, fam, COUNTER, amount, ttl, self.now)
+            got = self.table.increment(row, fam + b":" + COUNTER, amount, ttl_ms=ttl)
+            assert got.to_bytes(8, "big", signed=True) == want
+            self._observe_flushes()
+
+        @rule(row=st.sampled_from(rows), fam=st.sampled_from(families), ttl=cell_ttls)
+        def append(self, row, fam, ttl):
+            self.values += 1
+            delta = b"a%d" % self.values
+            want = self.model.read_modify_write(row, fam, APPENDED, delta, ttl, self.now)
+            got = self.table.append(row, {fam + b":" + APPENDED: delta}, ttl_ms=ttl)
+            assert got == {fam + b":" + APPENDED: want}
+            self._observe_flushes()
 
         @rule(row=st.sampled_from(rows), ts=ts_steps_or_now)
         def delete_row(self, row, ts):
