@@ -386,13 +386,11 @@ class MRegion:
 class Model:
     """One table: regions of stores, a schema per family, sequence ids, the write history."""
 
-    def __init__(self, families: dict, time_to_purge_ms: int = 0,
-                 delete_expired_storefile: bool = True):
+    def __init__(self, families: dict, time_to_purge_ms: int = 0):
         self.schema = dict(families)  # family -> Schema
         self.regions = [MRegion(b"", b"", {f: MStore() for f in families})]
         self.seq = 0
-        self.purge = time_to_purge_ms
-        self.delete_expired = delete_expired_storefile
+        self.purge = time_to_purge_ms  # hbase.hstore.time.to.purge.deletes
 
     def region(self, row: bytes) -> MRegion:
         return next(r for r in self.regions if r.contains(row))
@@ -463,9 +461,10 @@ class Model:
         store.files[lo:hi] = new
 
     def drop_expired_files(self, region: MRegion, family: bytes, now: int) -> None:
-        """HStore.removeUnneededFiles: files (but the newest) wholly past the family TTL."""
+        """HStore.removeUnneededFiles (hbase.store.delete.expired.storefile, on by default):
+        files, but the newest, wholly past the family TTL."""
         schema = self.schema[family]
-        if not self.delete_expired or schema.min_versions > 0 or schema.ttl is None:
+        if schema.min_versions > 0 or schema.ttl is None:
             return
         store = region.stores[family]
         cutoff = now - schema.ttl * 1000
