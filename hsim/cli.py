@@ -40,7 +40,11 @@ def main(argv: list[str] | None = None) -> int:
     except ModuleNotFoundError as e:
         print(f"hsim: command {argv[0]!r} is not available ({e})", file=sys.stderr)
         return 2
-    return int(getattr(mod, func)(argv[1:]) or 0)
+    try:
+        return int(getattr(mod, func)(argv[1:]) or 0)
+    except BrokenPipeError:  # `hsim list | head`: the reader left; not an error
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":
