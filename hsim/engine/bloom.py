@@ -131,10 +131,9 @@ def _fill(bf: BloomFilter, keys: list) -> None:
     bps = bf.bits_per_slice
     size, words = _words(bf.num_slices)
     offsets = [i * bps for i in range(bf.num_slices)]
-    bits = bf.bitarray
-    for key in keys:
-        for off, w in zip(offsets, words(_blake2b(key, digest_size=size).digest())):
-            bits[off + w % bps] = 1
+    if keys:
+        bf.bitarray[[off + w % bps for key in keys
+                     for off, w in zip(offsets, words(_blake2b(key, digest_size=size).digest()))]] = 1
     bf.count += len(keys)
 
 

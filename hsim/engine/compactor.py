@@ -22,6 +22,7 @@ class CompactionResult:
     cells_written: int = 0
     kv_bytes_read: int = 0
     dropped: dict = field(default_factory=dict)
+    cells: list | None = None  # the cells written (see StoreFile.cells)
 
 
 class Compactor:
@@ -40,7 +41,7 @@ class Compactor:
         writer = HFileWriter(self.family, self.config, include_tags=include_tags)
         append = writer.append
         match = matcher.match
-        read = written = 0
+        read = 0
         max_seq = max((sf.max_seq_id for sf in files), default=0)
         # KeyValue bytes read: whole files carry the figure in their file info; the half of a
         # file that a reference covers is counted as its cells stream by.
@@ -53,18 +54,22 @@ class Compactor:
             else:
                 kv_bytes += sf.reader.keyvalue_bytes
                 sources.append(sf.all_cells())
+        out = []
+        keep = out.extend
         for _row, group in groupby(scanner.merge_forward(sources), _row_of):
             cells = list(group)
             read += len(cells)
-            for c in match(cells):
+            kept = match(cells)
+            keep(kept)
+            for c in kept:
                 append(c)
-                written += 1
+        written = len(out)
         kv_bytes += ref_bytes[0]
         data = None
         if written:
             data = writer.finish(max_seq_id=max_seq, major_compaction=drop_deletes,
                                  create_time=now)
-        return CompactionResult(data, read, written, kv_bytes, matcher.dropped)
+        return CompactionResult(data, read, written, kv_bytes, matcher.dropped, out)
 
 
 def _count_kv_bytes(cells, acc: list):

@@ -188,15 +188,19 @@ class Store:
         matcher = CompactionMatcher(self.family, now, drop_deletes=False)
         writer = HFileWriter(self.family, self.config, include_tags=include_tags)
         append = writer.append
-        written = 0
+        out = []
+        keep = out.extend
+        match = matcher.match
         for _row, group in groupby(snap, _row_of):
-            for c in matcher.match(list(group)):
+            kept = match(list(group))
+            keep(kept)
+            for c in kept:
                 append(c)
-                written += 1
+        written = len(out)
         c = self.counters
         if written:
             data = writer.finish(max_seq_id=max_seq_id, major_compaction=False, create_time=now)
-            sf = self._open(data)
+            sf = self._open(data, out)
             self._add_file(sf)
             c.bytes_flushed += sf.size
         ms.clear_snapshot()
@@ -246,7 +250,7 @@ class Store:
             self._evict(sf)
         new = None
         if result.data is not None:
-            new = self._open(result.data)
+            new = self._open(result.data, result.cells)
             c.compaction_bytes_written += new.size
             self._add_file(new)
         return new
@@ -316,12 +320,15 @@ class Store:
         return sum(sf.reader.bloom_size for sf in self.files if not sf.is_reference)
 
     # --- internals -------------------------------------------------------------------------------
-    def _open(self, data: bytes) -> StoreFile:
+    def _open(self, data: bytes, cells: list | None = None) -> StoreFile:
         self._file_counter += 1
         key = f"{self.owner}/{self.name!r}/{self._file_counter}".encode()
         name = hashlib.md5(key).hexdigest()  # HBase names store files by a random UUID's hex
         reader = HFileReader(data, name, self.family, self.config, self.block_cache)
-        return StoreFile(reader)
+        sf = StoreFile(reader)
+        if cells is not None and len(data) <= 4 * self.config.memstore_flush_size:
+            sf.cells = cells  # small files are the next to be compacted: keep what we wrote
+        return sf
 
     def _add_file(self, sf: StoreFile) -> None:
         self.files.append(sf)
