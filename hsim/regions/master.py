@@ -128,9 +128,16 @@ class Master:
             raise NoSuchColumnFamilyError(
                 f"Column family '{family.decode()}' does not exist in table {name}"
             )
+        # HBase applies a schema change by reopening the regions, and closing a region flushes
+        # its MemStore under the old schema; then reads see the change at once, stored data at
+        # the next major compaction.
+        now = self.clock.now()
+        for r in st.locator.regions:
+            if not r.closed:
+                r.flush(now, force_all=True)
         st.descriptor.families[family] = cf
         for r in st.locator.regions:
-            r.stores[family].family = cf  # reads see it at once; data at the next major
+            r.stores[family].family = cf
         self._reopen(st)
 
     def delete_family(self, name: str, family: bytes) -> None:

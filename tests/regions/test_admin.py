@@ -115,3 +115,17 @@ def test_balance_evens_region_counts():
     assert sorted(len(s.regions) for s in srv) == [3, 3, 3]
     assert len(moves) == 6
     assert c.admin.balance() == []
+
+
+def test_alter_family_flushes_under_the_old_schema(cluster):
+    """A schema change reopens the regions (HBase): the MemStore is flushed with the old
+    VERSIONS first, so the older versions stay stored until a major compaction."""
+    cluster.admin.create_table("t", {"f": {"VERSIONS": 3}})
+    t = cluster.table("t")
+    for ts in (1, 2, 3):
+        t.put(b"r", {b"f:q": b"v%d" % ts}, timestamp=ts)
+    cluster.admin.alter_family("t", "f", max_versions=1)
+    assert [c.timestamp for c in t.get(b"r", max_versions=3)] == [3]  # reads: at once
+    assert [c.timestamp for c in t.scan(raw=True, max_versions=3).__next__()] == [3, 2, 1]
+    cluster.admin.major_compact("t")
+    assert [c.timestamp for c in t.scan(raw=True, max_versions=3).__next__()] == [3]
