@@ -145,4 +145,5 @@ def create(name: str, region, config) -> RegionSplitPolicy:
     except KeyError:
         from hsim.errors import InvalidArgumentError
 
-        raise InvalidArgumentError(f"unknown split policy {name!r}; one of {sorted(POLICIES)}")
+        raise InvalidArgumentError(
+            f"unknown split policy {name!r}; one of {sorted(POLICIES)}") from None
