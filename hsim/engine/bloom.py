@@ -13,9 +13,13 @@ What hsim stores in a chunk block is pybloom-live's bit array for that chunk's k
 the chunk's rate), zero-padded to the byte size HBase would write, so block sizes and the
 reported `byte_size` are HBase's. (pybloom rounds its bits per slice up, so at some error rates
 a full chunk needs a few bytes more than HBase's 128 KiB; the block then holds those few bytes
-more, and `byte_size` still reports HBase's.) After HBase's meta fields, the meta block carries a small
-hsim extension (the pybloom error rate and each chunk's key count) that a reader needs to
+more, and `byte_size` still reports HBase's.) After HBase's meta fields, the meta block carries a
+small hsim extension (the pybloom error rate and each chunk's key count) that a reader needs to
 rebuild the pybloom filters; `meta_size` excludes it.
+
+Filling a chunk uses numpy (declared in pyproject.toml's dependencies) for the per-bit arithmetic:
+3.5-7x faster than doing it per key in Python, and blooms are rebuilt on every flush and
+compaction. The bits set are the per-key formula's, bit for bit.
 """
 
 from __future__ import annotations
@@ -23,7 +27,9 @@ from __future__ import annotations
 import hashlib
 import math
 import struct
+from itertools import repeat
 
+import numpy as np
 from bitarray import bitarray
 from pybloom_live import BloomFilter
 
@@ -91,6 +97,9 @@ def _raw_key(buf, off: int, length: int) -> bytes:
 
 
 _blake2b = hashlib.blake2b
+_copy, _update, _digest = _blake2b.copy, _blake2b.update, _blake2b.digest
+_DIGEST_BATCH = 1024
+_NUMPY_MIN_KEYS = 16  # below this, _fill_keys is faster than numpy's set-up
 
 
 def _pybloom(capacity: int, err: float) -> BloomFilter:
@@ -126,14 +135,61 @@ def _positions(k: int, bits_per_slice: int):
     return make_hashes
 
 
+def _digests(keys: list, size: int) -> bytes:
+    """The keys' BLAKE2b digests, concatenated. Copying a prepared hasher costs less than
+    constructing one (keyword parsing), and map() keeps the loop in C; batches of
+    _DIGEST_BATCH keep the live hashers in cache."""
+    h0 = _blake2b(digest_size=size)
+    parts = []
+    for s in range(0, len(keys), _DIGEST_BATCH):
+        batch = keys[s : s + _DIGEST_BATCH]
+        hashers = list(map(_copy, repeat(h0, len(batch))))
+        any(map(_update, hashers, batch))  # update() returns None: any() just drains the map
+        parts.append(b"".join(map(_digest, hashers)))
+    return b"".join(parts)
+
+
 def _fill(bf: BloomFilter, keys: list) -> None:
-    """Add many keys at once (the same bits as bf.add(key) for each)."""
+    """Add many keys at once (the same bits as bf.add(key) for each). numpy does the
+    per-position arithmetic and the bit setting; small batches, where its fixed cost
+    dominates, and absurdly wide slices, where uint64 arithmetic could overflow, take the
+    per-key path."""
+    k = bf.num_slices
+    bps = bf.bits_per_slice
+    if len(keys) < _NUMPY_MIN_KEYS or bps * (k + 2) >= 1 << 64:
+        _fill_keys(bf, keys)
+        return
+    size, _ = _words(k)
+    w = np.frombuffer(_digests(keys, size), dtype="<u8").reshape(len(keys), size // 8)
+    m = np.uint64(bps)
+    pos = np.empty((len(keys), k), dtype=np.uint64)
+    np.remainder(w, m, out=pos[:, : w.shape[1]])
+    if k > 8:
+        # h1 + i*h2 + (i^3 - i)/6 is unbounded in Python; reduce each term mod bps first
+        # (exact: bps * (k + 2) < 2^64, so no sum or product below overflows).
+        h1, h2 = pos[:, 0], pos[:, 1]
+        for i in range(8, k):
+            col = pos[:, i]
+            np.multiply(h2, np.uint64(i), out=col)
+            col += h1
+            col += np.uint64((i * i * i - i) // 6 % bps)
+            col %= m
+    pos += np.arange(0, k * bps, bps, dtype=np.uint64)
+    bits = np.zeros(bf.num_bits, dtype=np.bool_)
+    bits[pos.ravel()] = True
+    # bf.bitarray is little-endian: bit j lives in byte j // 8 at (1 << j % 8).
+    np.frombuffer(bf.bitarray, dtype=np.uint8)[:] |= np.packbits(bits, bitorder="little")
+    bf.count += len(keys)
+
+
+def _fill_keys(bf: BloomFilter, keys: list) -> None:
+    """_fill one key at a time in Python (no numpy set-up cost)."""
     bps = bf.bits_per_slice
     size, words = _words(bf.num_slices)
     offsets = [i * bps for i in range(bf.num_slices)]
     if keys:
-        bf.bitarray[[off + w % bps for key in keys
-                     for off, w in zip(offsets, words(_blake2b(key, digest_size=size).digest()))]] = 1
+        bf.bitarray[[off + w % bps for key in keys for off, w in
+                     zip(offsets, words(_blake2b(key, digest_size=size).digest()))]] = 1
     bf.count += len(keys)
 
 
@@ -162,14 +218,37 @@ class CompoundBloomWriter:
         the chunk its index key: the row for ROW, first-on-row-col serialized for ROWCOL."""
         keys = self._keys
         if not keys:
-            if self.bloom_type == "ROWCOL":
-                self._first_key = key_bytes((cell[0], cell[1], cell[2], -LATEST_TIMESTAMP, -255))
-            else:
-                self._first_key = cell[0]
+            self._first_key = self._chunk_key(cell)
         keys.append(hash_key)
         self.last_key = hash_key
         if len(keys) >= self.chunk_max_keys:
             self._close_chunk()
+
+    def add_many(self, hash_keys: list, cells: list) -> None:
+        """`add(hash_keys[i], cells[i])` for each i in order, with the same chunks, index keys
+        and counts, but one slice per chunk instead of Python work per key: only a key that
+        opens a chunk has its cell looked at."""
+        n = len(hash_keys)
+        if len(cells) != n:
+            raise ValueError(f"{n} hash keys but {len(cells)} cells")
+        i = 0
+        while i < n:
+            keys = self._keys
+            if not keys:
+                self._first_key = self._chunk_key(cells[i])
+            take = hash_keys[i : i + max(1, self.chunk_max_keys - len(keys))]
+            keys += take
+            i += len(take)
+            if len(keys) >= self.chunk_max_keys:
+                self._close_chunk()
+        if n:
+            self.last_key = hash_keys[-1]
+
+    def _chunk_key(self, cell) -> bytes:
+        """A chunk's index key: the row for ROW, first-on-row-col serialized for ROWCOL."""
+        if self.bloom_type == "ROWCOL":
+            return key_bytes((cell[0], cell[1], cell[2], -LATEST_TIMESTAMP, -255))
+        return cell[0]
 
     def _close_chunk(self) -> None:
         keys = self._keys

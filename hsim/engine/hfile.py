@@ -25,6 +25,7 @@ import struct
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from itertools import islice
+from operator import itemgetter
 
 from hsim.cell import LATEST_TIMESTAMP, NO_TTL, TTL_TAG_TYPE, Cell
 from hsim.config import Config
@@ -61,6 +62,7 @@ _Q = struct.Struct(">q")
 _I = struct.Struct(">i")
 _TTL_TAGS = struct.Struct(">HHBq")
 _NEG_LATEST = -LATEST_TIMESTAMP
+_ROW = itemgetter(0)
 
 # File info keys (HFileInfo, HStoreFile, HFileWriterImpl).
 LASTKEY = b"hfile.LASTKEY"
@@ -90,8 +92,9 @@ _VLONG_LEN = [b""] + [bytes(((-112 - n) & 0xFF,)) for n in range(1, 9)]
 class HFileWriter:
     """Writes one HFile. `append(cell)` in Cell order, then `finish(...)` returns the bytes.
 
-    `append` is the `send` of a generator that keeps the whole per-cell state in local
-    variables: appending a cell costs no attribute lookups."""
+    Appends are `send`s of batches to a generator that keeps the whole per-cell state in local
+    variables: the loop over a batch costs no attribute lookups or calls per cell; bloom keys
+    are handed to the bloom writers in bulk at block boundaries."""
 
     def __init__(self, family: ColumnFamily, config: Config, *, include_tags: bool = False,
                  include_mvcc: bool = True, full_first_keys: bool = False):
@@ -118,12 +121,14 @@ class HFileWriter:
         self._stats = None
         self._gen = self._run()
         next(self._gen)
-        self.append = self._gen.send
+        self._send = self._gen.send
+
+    def append(self, cell) -> None:
+        self._send((cell,))
 
     def append_all(self, cells) -> None:
-        append = self.append
-        for c in cells:
-            append(c)
+        """Append many cells: the per-cell loop runs over them without a call per cell."""
+        self._send(cells)
 
     # --- the per-cell loop ------------------------------------------------------------------------
 
@@ -132,9 +137,25 @@ class HFileWriter:
         include_tags = self.include_tags
         include_mvcc = self.include_mvcc
         bloom = self._bloom
-        bloom_add = bloom.add if bloom is not None else None
         rowcol = bloom is not None and bloom.bloom_type == "ROWCOL"
-        df_bloom_add = self._df_bloom.add if self._df_bloom is not None else None
+        df_bloom = self._df_bloom
+        # The cells whose keys go into the blooms, handed over in bulk before each block
+        # boundary (keys are added before the boundary check of the cell that opens a block).
+        bloom_cells: list = []
+        df_cells: list = []
+        bloom_keep = bloom_cells.append if bloom is not None else None
+
+        def feed_blooms():
+            if bloom_cells:
+                if rowcol:
+                    keys = [rowcol_key(c[0], c[2]) for c in bloom_cells]
+                else:
+                    keys = list(map(_ROW, bloom_cells))
+                bloom.add_many(keys, bloom_cells)
+                bloom_cells.clear()
+            if df_cells:
+                df_bloom.add_many(list(map(_ROW, df_cells)), df_cells)
+                df_cells.clear()
         finish_block = self._finish_block
         pack_head = _IIH.pack
         pack_tstype = _QB.pack
@@ -154,92 +175,97 @@ class HFileWriter:
         min_ts, max_ts = LONG_MAX, -1  # TimeRangeTracker's initial range
         earliest_put = LATEST_TIMESTAMP
         while True:
-            cell = yield
-            if cell is None:
+            batch = yield
+            if batch is None:
                 break
-            row, fam, qual, nts, ntype, nseq, value, ttl = cell
-            dup = False
-            if last is not None:
-                if cell < last:
-                    raise ValueError(f"Added a key not lexically larger than previous. "
-                                     f"Current cell = {cell!r}, lastCell = {last!r}")
-                dup = (nts == last[3] and ntype == last[4] and qual == last[2]
-                       and row == last[0] and fam == last[1])
-            # StoreFileWriter.append: blooms first, then the HFile writer.
-            if bloom_add is not None:
-                if rowcol:
-                    if row != last_bloom_row or qual != last_bloom_qual:
-                        bloom_add(rowcol_key(row, qual), cell)
-                        last_bloom_row, last_bloom_qual = row, qual
-                elif row != last_bloom_row:
-                    bloom_add(row, cell)
-                    last_bloom_row = row
-            code = -ntype
-            if code == 14 or code == 10:  # DeleteFamily, DeleteFamilyVersion
-                delete_family_count += 1
-                if df_bloom_add is not None and row != last_df_row:
-                    df_bloom_add(row, cell)
-                    last_df_row = row
-            if not dup and block_bytes >= block_size:  # checkBlockBoundary
-                finish_block(parts, first_in_block, last)
-                parts = []
-                extend = parts.extend
-                block_bytes = 0
-                first_in_block = None
-            if first_in_block is None:
-                first_in_block = cell
-            # keylen:4 vallen:4 rowlen:2 row famlen:1 family qualifier ts:8 type:1 value
-            rlen = len(row)
-            flen = len(fam)
-            vlen = len(value)
-            klen = 12 + rlen + flen + len(qual)
-            if fam is not fam_obj:
-                if fam_obj is not None and fam != fam_obj:
-                    raise ValueError(f"an HFile holds one family: {fam!r} after {fam_obj!r}")
-                fam_obj = fam
-                fam_prefix = bytes((flen,)) + fam
-            size = 8 + klen + vlen
-            tail = b""
-            if include_tags:
-                if ttl == NO_TTL:
-                    tail = b"\x00\x00"
-                    size += 2
-                else:
-                    tail = pack_tags(11, 9, TTL_TAG_TYPE, ttl)
-                    size += 13
-                    kv_bytes += 13
-                    max_tags_len = 11
-            elif ttl != NO_TTL:
-                raise ValueError("a cell with a TTL tag needs a writer with include_tags=True")
-            if include_mvcc:
-                seq = -nseq
-                if seq < 128:
-                    vl = small_vlong[seq] if seq >= 0 else blk.write_vlong(seq)
-                else:
-                    n = (seq.bit_length() + 7) >> 3
-                    vl = vlong_len[n] + seq.to_bytes(n, "big")
-                tail += vl
-                size += len(vl)
-                if seq > max_mvcc:
-                    max_mvcc = seq
-            extend((pack_head(klen, vlen, rlen), row, fam_prefix, qual,
-                    pack_tstype(-nts, code), value, tail))
-            block_bytes += size
-            kv_bytes += 8 + klen + vlen
-            entries += 1
-            total_key += klen
-            total_value += vlen
-            ts = -nts
-            if ts < min_ts:
-                min_ts = ts
-            if ts > max_ts:
-                max_ts = ts
-            if code == 4:
-                if ts < earliest_put:
-                    earliest_put = ts
-            elif (code == 12 or code == 14) and min_ts > 0:
-                min_ts = 0  # TimeRangeTracker: DeleteColumn/DeleteFamily cover [0, ts]
-            last = cell
+            for cell in batch:
+                row, fam, qual, nts, ntype, nseq, value, ttl = cell
+                dup = False
+                if last is not None:
+                    if cell < last:
+                        raise ValueError(f"Added a key not lexically larger than previous. "
+                                         f"Current cell = {cell!r}, lastCell = {last!r}")
+                    dup = (nts == last[3] and ntype == last[4] and qual == last[2]
+                           and row == last[0] and fam == last[1])
+                # StoreFileWriter.append: blooms first, then the HFile writer.
+                if bloom_keep is not None:
+                    if rowcol:
+                        if row != last_bloom_row or qual != last_bloom_qual:
+                            bloom_keep(cell)
+                            last_bloom_row, last_bloom_qual = row, qual
+                    elif row != last_bloom_row:
+                        bloom_keep(cell)
+                        last_bloom_row = row
+                code = -ntype
+                if code == 14 or code == 10:  # DeleteFamily, DeleteFamilyVersion
+                    delete_family_count += 1
+                    if df_bloom is not None and row != last_df_row:
+                        df_cells.append(cell)
+                        last_df_row = row
+                if not dup and block_bytes >= block_size:  # checkBlockBoundary
+                    if bloom_cells or df_cells:
+                        feed_blooms()
+                    finish_block(parts, first_in_block, last)
+                    parts = []
+                    extend = parts.extend
+                    block_bytes = 0
+                    first_in_block = None
+                if first_in_block is None:
+                    first_in_block = cell
+                # keylen:4 vallen:4 rowlen:2 row famlen:1 family qualifier ts:8 type:1 value
+                rlen = len(row)
+                flen = len(fam)
+                vlen = len(value)
+                klen = 12 + rlen + flen + len(qual)
+                if fam is not fam_obj:
+                    if fam_obj is not None and fam != fam_obj:
+                        raise ValueError(f"an HFile holds one family: {fam!r} after {fam_obj!r}")
+                    fam_obj = fam
+                    fam_prefix = bytes((flen,)) + fam
+                size = 8 + klen + vlen
+                tail = b""
+                if include_tags:
+                    if ttl == NO_TTL:
+                        tail = b"\x00\x00"
+                        size += 2
+                    else:
+                        tail = pack_tags(11, 9, TTL_TAG_TYPE, ttl)
+                        size += 13
+                        kv_bytes += 13
+                        max_tags_len = 11
+                elif ttl != NO_TTL:
+                    raise ValueError("a cell with a TTL tag needs a writer with include_tags=True")
+                if include_mvcc:
+                    seq = -nseq
+                    if seq < 128:
+                        vl = small_vlong[seq] if seq >= 0 else blk.write_vlong(seq)
+                    else:
+                        n = (seq.bit_length() + 7) >> 3
+                        vl = vlong_len[n] + seq.to_bytes(n, "big")
+                    tail += vl
+                    size += len(vl)
+                    if seq > max_mvcc:
+                        max_mvcc = seq
+                extend((pack_head(klen, vlen, rlen), row, fam_prefix, qual,
+                        pack_tstype(-nts, code), value, tail))
+                block_bytes += size
+                kv_bytes += 8 + klen + vlen
+                entries += 1
+                total_key += klen
+                total_value += vlen
+                ts = -nts
+                if ts < min_ts:
+                    min_ts = ts
+                if ts > max_ts:
+                    max_ts = ts
+                if code == 4:
+                    if ts < earliest_put:
+                        earliest_put = ts
+                elif (code == 12 or code == 14) and min_ts > 0:
+                    min_ts = 0  # TimeRangeTracker: DeleteColumn/DeleteFamily cover [0, ts]
+                last = cell
+        if bloom_cells or df_cells:
+            feed_blooms()
         if block_bytes:
             finish_block(parts, first_in_block, last)
         self._stats = dict(

@@ -26,10 +26,18 @@ the next column, where the wildcard tracker drops that version.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import compress, count, groupby, islice
+from operator import eq, itemgetter
 
 from hsim.cell import LATEST_TIMESTAMP, NO_TTL
 
 _NEG_INF = -(1 << 63)
+_ROW = itemgetter(0)
+_NEG_TS = itemgetter(3)
+_TYPE = itemgetter(4)
+_TTL = itemgetter(7)
+_PUTS = {-4}
+_NO_TTLS = {NO_TTL}
 
 
 @dataclass(frozen=True)
@@ -242,6 +250,24 @@ class CompactionMatcher:
         self.purge_ms = time_to_purge_deletes_ms
         self.dropped = {"deleted": 0, "expired": 0, "versions": 0, "markers": 0}
 
+    def match_all(self, cells: list) -> list:
+        """The kept cells of many rows (`cells` in HBase order, as a flush or compaction
+        streams them). Puts only, no cell TTLs, none expired and one version per column: the
+        matcher would keep every cell, so that is checked list-wide instead of row by row.
+        Anything else goes through `match`, one row at a time."""
+        if not cells:
+            return []
+        if (set(map(_TYPE, cells)) == _PUTS and set(map(_TTL, cells)) == _NO_TTLS
+                and (self.min_versions or -max(map(_NEG_TS, cells)) >= self.oldest)
+                and one_version_per_column(cells)):
+            return cells
+        out = []
+        keep = out.extend
+        match = self.match
+        for _row, group in groupby(cells, _ROW):
+            keep(match(list(group)))
+        return out
+
     def match(self, cells) -> list:
         if len(cells) == 1:
             # One put without a cell TTL: kept unless expired with no MIN_VERSIONS to keep it.
@@ -357,3 +383,12 @@ class CompactionMatcher:
                 skip_col = "expired"
                 dropped["expired"] += 1
         return out
+
+
+def one_version_per_column(cells: list) -> bool:
+    """No two cells of `cells` (one store's, in HBase order) share row and qualifier."""
+    rows = list(map(_ROW, cells))
+    for i in compress(count(1), map(eq, islice(rows, 1, None), rows)):
+        if cells[i][2] == cells[i - 1][2]:
+            return False
+    return True

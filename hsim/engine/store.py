@@ -9,8 +9,6 @@ compact or split.
 from __future__ import annotations
 
 import hashlib
-from itertools import groupby
-from operator import itemgetter
 
 from hsim.engine import scanner
 from hsim.engine.compaction_policy import ExploringCompactionPolicy
@@ -22,7 +20,6 @@ from hsim.engine.store_file import StoreFile
 from hsim.metrics import IOCounters
 
 _NEG_INF = -(1 << 63)
-_row_of = itemgetter(0)
 
 
 class StoreCounters:
@@ -187,15 +184,8 @@ class Store:
             return None
         matcher = CompactionMatcher(self.family, now, drop_deletes=False)
         writer = HFileWriter(self.family, self.config, include_tags=include_tags)
-        append = writer.append
-        out = []
-        keep = out.extend
-        match = matcher.match
-        for _row, group in groupby(snap, _row_of):
-            kept = match(list(group))
-            keep(kept)
-            for c in kept:
-                append(c)
+        out = matcher.match_all(snap)
+        writer.append_all(out)
         written = len(out)
         c = self.counters
         if written:
