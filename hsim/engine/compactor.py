@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from itertools import chain, islice
 from operator import eq, itemgetter
 
+from hsim.engine.gc_pause import gc_paused
 from hsim.engine.hfile import HFileWriter
 from hsim.engine.query_matcher import CompactionMatcher
 
@@ -30,6 +31,10 @@ class Compactor:
         self.config = config
 
     def compact(self, files: list, now: int, drop_deletes: bool) -> CompactionResult:
+        with gc_paused():
+            return self._compact(files, now, drop_deletes)
+
+    def _compact(self, files: list, now: int, drop_deletes: bool) -> CompactionResult:
         # EARLIEST_PUT_TS of the inputs: KEEP_DELETED_CELLS markers older than every put go
         earliest = min((sf.earliest_put_ts for sf in files), default=_NEG_INF)
         matcher = CompactionMatcher(

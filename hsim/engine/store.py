@@ -13,6 +13,7 @@ import hashlib
 from hsim.engine import scanner
 from hsim.engine.compaction_policy import ExploringCompactionPolicy
 from hsim.engine.compactor import Compactor
+from hsim.engine.gc_pause import gc_paused
 from hsim.engine.hfile import HFileReader, HFileWriter
 from hsim.engine.memstore import MemStore
 from hsim.engine.query_matcher import CompactionMatcher, ScanQuery, UserMatcher, oldest_unexpired
@@ -184,12 +185,14 @@ class Store:
             return None
         matcher = CompactionMatcher(self.family, now, drop_deletes=False)
         writer = HFileWriter(self.family, self.config, include_tags=include_tags)
-        out = matcher.match_all(snap)
-        writer.append_all(out)
-        written = len(out)
+        with gc_paused():
+            out = matcher.match_all(snap)
+            writer.append_all(out)
+            written = len(out)
+            data = writer.finish(max_seq_id=max_seq_id, major_compaction=False,
+                                 create_time=now) if written else None
         c = self.counters
         if written:
-            data = writer.finish(max_seq_id=max_seq_id, major_compaction=False, create_time=now)
             sf = self._open(data, out)
             self._add_file(sf)
             c.bytes_flushed += sf.size
