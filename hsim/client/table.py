@@ -37,13 +37,17 @@ class Table:
         self.cluster = cluster
         self.name = name
         self._columns: dict = {}  # column spec -> (family, qualifier), parsed once
+        self._tables = cluster.master.tables  # the master's table states, looked up per call
 
     def __repr__(self) -> str:
         return f"Table({self.name!r})"
 
     # --- plumbing ------------------------------------------------------------------------------
     def _state(self):
-        return self.cluster.master.enabled_table(self.name)
+        st = self._tables.get(self.name)
+        if st is None or not st.enabled:
+            return self.cluster.master.enabled_table(self.name)  # raises the precise error
+        return st
 
     def _families(self):
         return self._state().descriptor.families
@@ -87,7 +91,8 @@ class Table:
     def put(self, row, data: dict, timestamp: int | None = None, ttl_ms: int | None = None):
         """Put {b"f:q": value, ...} in one row; cells without timestamp get the server's now."""
         with self.cluster.lock:
-            self._apply(b(row), self._put_entries(data, timestamp, ttl_ms))
+            self._apply(row if type(row) is bytes else b(row),
+                        self._put_entries(data, timestamp, ttl_ms))
 
     def delete_row(self, row, timestamp: int | None = None) -> None:
         """new Delete(row[, ts]): a DeleteFamily marker on every family."""

@@ -166,27 +166,28 @@ class HFileWriter:
         extend = parts.extend
         block_bytes = 0
         first_in_block = None
-        last = None
+        last = ()  # compares below every cell: the first needs no order check
         last_bloom_row = last_bloom_qual = last_df_row = None
         fam_obj = None
         fam_prefix = b""
-        entries = total_key = total_value = kv_bytes = 0
+        key_fixed = 0  # 12 + family length: the key bytes besides row and qualifier
+        entries = total_key = total_value = tag_bytes = 0
         max_mvcc = max_tags_len = delete_family_count = 0
         min_ts, max_ts = LONG_MAX, -1  # TimeRangeTracker's initial range
         earliest_put = LATEST_TIMESTAMP
+        tail = b""
+        tail_len = 0
+        vl = b""
+        vl_len = 0
         while True:
             batch = yield
             if batch is None:
                 break
             for cell in batch:
                 row, fam, qual, nts, ntype, nseq, value, ttl = cell
-                dup = False
-                if last is not None:
-                    if cell < last:
-                        raise ValueError(f"Added a key not lexically larger than previous. "
-                                         f"Current cell = {cell!r}, lastCell = {last!r}")
-                    dup = (nts == last[3] and ntype == last[4] and qual == last[2]
-                           and row == last[0] and fam == last[1])
+                if cell < last:
+                    raise ValueError(f"Added a key not lexically larger than previous. "
+                                     f"Current cell = {cell!r}, lastCell = {last!r}")
                 # StoreFileWriter.append: blooms first, then the HFile writer.
                 if bloom_keep is not None:
                     if rowcol:
@@ -202,7 +203,10 @@ class HFileWriter:
                     if df_bloom is not None and row != last_df_row:
                         df_cells.append(cell)
                         last_df_row = row
-                if not dup and block_bytes >= block_size:  # checkBlockBoundary
+                # checkBlockBoundary, skipped when this cell's key equals the previous one
+                if block_bytes >= block_size and not (
+                        nts == last[3] and ntype == last[4] and qual == last[2]
+                        and row == last[0] and fam == last[1]):
                     if bloom_cells or df_cells:
                         feed_blooms()
                     finish_block(parts, first_in_block, last)
@@ -212,44 +216,45 @@ class HFileWriter:
                     first_in_block = None
                 if first_in_block is None:
                     first_in_block = cell
-                # keylen:4 vallen:4 rowlen:2 row famlen:1 family qualifier ts:8 type:1 value
-                rlen = len(row)
-                flen = len(fam)
-                vlen = len(value)
-                klen = 12 + rlen + flen + len(qual)
                 if fam is not fam_obj:
                     if fam_obj is not None and fam != fam_obj:
                         raise ValueError(f"an HFile holds one family: {fam!r} after {fam_obj!r}")
                     fam_obj = fam
-                    fam_prefix = bytes((flen,)) + fam
-                size = 8 + klen + vlen
-                tail = b""
+                    fam_prefix = bytes((len(fam),)) + fam
+                    key_fixed = 12 + len(fam)
+                # keylen:4 vallen:4 rowlen:2 row famlen:1 family qualifier ts:8 type:1 value
+                #   [tagslen:2 tags] [mvcc vlong]
+                rlen = len(row)
+                vlen = len(value)
+                klen = key_fixed + rlen + len(qual)
                 if include_tags:
                     if ttl == NO_TTL:
                         tail = b"\x00\x00"
-                        size += 2
+                        tail_len = 2
                     else:
                         tail = pack_tags(11, 9, TTL_TAG_TYPE, ttl)
-                        size += 13
-                        kv_bytes += 13
+                        tail_len = 13
+                        tag_bytes += 13
                         max_tags_len = 11
                 elif ttl != NO_TTL:
                     raise ValueError("a cell with a TTL tag needs a writer with include_tags=True")
                 if include_mvcc:
                     seq = -nseq
-                    if seq < 128:
-                        vl = small_vlong[seq] if seq >= 0 else blk.write_vlong(seq)
-                    else:
+                    if 0 <= seq < 128:
+                        vl = small_vlong[seq]
+                        vl_len = 1
+                    elif seq > 0:
                         n = (seq.bit_length() + 7) >> 3
                         vl = vlong_len[n] + seq.to_bytes(n, "big")
-                    tail += vl
-                    size += len(vl)
+                        vl_len = n + 1
+                    else:
+                        vl = blk.write_vlong(seq)
+                        vl_len = len(vl)
                     if seq > max_mvcc:
                         max_mvcc = seq
                 extend((pack_head(klen, vlen, rlen), row, fam_prefix, qual,
-                        pack_tstype(-nts, code), value, tail))
-                block_bytes += size
-                kv_bytes += 8 + klen + vlen
+                        pack_tstype(-nts, code), value, tail, vl))
+                block_bytes += 8 + klen + vlen + tail_len + vl_len
                 entries += 1
                 total_key += klen
                 total_value += vlen
@@ -268,6 +273,8 @@ class HFileWriter:
             feed_blooms()
         if block_bytes:
             finish_block(parts, first_in_block, last)
+        kv_bytes = 8 * entries + total_key + total_value + tag_bytes
+        last = last or None
         self._stats = dict(
             entries=entries, total_key=total_key, total_value=total_value, kv_bytes=kv_bytes,
             max_mvcc=max_mvcc, max_tags_len=max_tags_len, min_ts=min_ts, max_ts=max_ts,
