@@ -258,7 +258,8 @@ class CompactionMatcher:
         if not cells:
             return []
         if (set(map(_TYPE, cells)) == _PUTS and set(map(_TTL, cells)) == _NO_TTLS
-                and (self.min_versions or -max(map(_NEG_TS, cells)) >= self.oldest)
+                and (self.min_versions or self.oldest == _NEG_INF
+                     or -max(map(_NEG_TS, cells)) >= self.oldest)
                 and one_version_per_column(cells)):
             return cells
         out = []
@@ -387,8 +388,8 @@ class CompactionMatcher:
 
 def one_version_per_column(cells: list) -> bool:
     """No two cells of `cells` (one store's, in HBase order) share row and qualifier."""
-    rows = list(map(_ROW, cells))
-    for i in compress(count(1), map(eq, islice(rows, 1, None), rows)):
+    same_row = map(eq, map(_ROW, islice(cells, 1, None)), map(_ROW, cells))
+    for i in compress(count(1), same_row):
         if cells[i][2] == cells[i - 1][2]:
             return False
     return True
