@@ -66,7 +66,8 @@ class ColumnFamily:
             raise InvalidArgumentError(f"BLOOMFILTER must be one of {BLOOM_TYPES}")
         if self.compression not in COMPRESSIONS:
             raise InvalidArgumentError(f"COMPRESSION must be one of {COMPRESSIONS}")
-        if not isinstance(self.block_size, int) or not (1024 <= self.block_size <= 16 * 1024 * 1024):
+        bs = self.block_size
+        if not isinstance(bs, int) or not (1024 <= bs <= 16 * 1024 * 1024):
             # TableDescriptorChecker: "Block size for column family X must be between 1K and 16MB."
             raise DoNotRetryError("Block size for column family must be between 1K and 16MB.")
 

@@ -109,7 +109,7 @@ class Master:
         self.delete_table(name)
         self.create_table(desc, keys)
 
-    # --- schema changes (online in 2.x) ------------------------------------------------------------
+    # --- schema changes (online in 2.x) -----------------------------------------------------------
     def add_family(self, name: str, family: bytes, cf: ColumnFamily) -> None:
         st = self.table_state(name)
         family = validate_family_name(family)

@@ -300,7 +300,7 @@ class Region:
         self.closed = True
         return a, b
 
-    # --- figures -----------------------------------------------------------------------------------
+    # --- figures ----------------------------------------------------------------------------------
     @property
     def size(self) -> int:
         return sum(s.size for s in self.stores.values())

@@ -70,7 +70,7 @@ def test_routing_survives_splits(small_config):
     # region ranges tile the key space
     keys = [(x.start_key, x.end_key) for x in regions]
     assert keys[0][0] == b"" and keys[-1][1] == b""
-    for (a_start, a_end), (b_start, _b_end) in zip(keys, keys[1:]):
+    for (_a_start, a_end), (b_start, _b_end) in zip(keys, keys[1:]):
         assert a_end == b_start
 
 
