@@ -247,7 +247,8 @@ class CompoundBloomWriter:
     def _chunk_key(self, cell) -> bytes:
         """A chunk's index key: the row for ROW, first-on-row-col serialized for ROWCOL."""
         if self.bloom_type == "ROWCOL":
-            return key_bytes((cell[0], cell[1], cell[2], -LATEST_TIMESTAMP, -255))
+            # PrivateCellUtil.createFirstOnRowCol(cell): row and qualifier, an EMPTY family
+            return key_bytes((cell[0], b"", cell[2], -LATEST_TIMESTAMP, -255))
         return cell[0]
 
     def _close_chunk(self) -> None:

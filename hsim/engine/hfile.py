@@ -346,7 +346,7 @@ class HFileWriter:
         if bloom is not None and bloom.key_count:
             info[BLOOM_FILTER_TYPE] = bloom.bloom_type.encode()
             last = s["last"]
-            info[LAST_BLOOM_KEY] = (key_bytes((last[0], last[1], last[2], _NEG_LATEST, -255))
+            info[LAST_BLOOM_KEY] = (key_bytes((last[0], b"", last[2], _NEG_LATEST, -255))
                                     if bloom.bloom_type == "ROWCOL" else last[0])
         if self.include_mvcc:
             info[MAX_MEMSTORE_TS_KEY] = _Q.pack(s["max_mvcc"])
@@ -497,7 +497,6 @@ class HFileReader:
             _, body = read_block(data, blocks[blk.DELETE_FAMILY_BLOOM_META], self._decompress)
             self.delete_family_bloom = CompoundBloomMeta(body, "ROW")
         self.bloom_size = (self.bloom.byte_size + self.bloom.meta_size) if self.bloom else 0
-        self._family_name = self.first_key[1] if self.first_key is not None else b""
 
     # --- block fetches ------------------------------------------------------------------------
 
@@ -639,23 +638,34 @@ class HFileReader:
             yield cur_row, acc
 
     def passes_bloom(self, row: bytes, qualifier: bytes | None, io) -> bool:
-        """StoreFileReader.passesGeneralRowBloomFilter / RowColBloomFilter."""
+        """StoreFileReader.passesGeneralRowBloomFilter / passesGeneralRowColBloomFilter.
+
+        A ROWCOL probe of one column also probes the row's empty qualifier (checkGeneralBloomFilter:
+        a row delete is a DeleteFamily marker with an empty qualifier, which the (row, column)
+        key would miss). Each probe looks in the chunk its own key falls in; probe keys and
+        chunk keys are first-on-row-col keys with an empty family, as HBase builds them."""
         bloom = self.bloom
         if bloom is None:
             return True
+        io.bloom_checks += 1
         if bloom.bloom_type == "ROWCOL":
             if qualifier is None:
+                io.bloom_checks -= 1  # multi-column reads: HBase checks blooms at seek time
                 return True
-            hash_key = rowcol_key(row, qualifier)
-            chunk_key = (row, self._family_name, qualifier, _NEG_LATEST, -255)
-        else:
-            hash_key = chunk_key = row
-        io.bloom_checks += 1
-        i = bisect_right(bloom.first_keys, chunk_key) - 1
-        if i >= 0 and hash_key in self._bloom_chunk(bloom, i, io):
+            if self._in_chunk(bloom, (row, b"", qualifier, _NEG_LATEST, -255),
+                              rowcol_key(row, qualifier), io) or \
+                    self._in_chunk(bloom, (row, b"", b"", _NEG_LATEST, -255),
+                                   rowcol_key(row, b""), io):
+                return True
+        elif self._in_chunk(bloom, row, row, io):
             return True
         io.bloom_negatives += 1
         return False
+
+    def _in_chunk(self, bloom: CompoundBloomMeta, chunk_key, hash_key: bytes, io) -> bool:
+        """CompoundBloomFilter.contains: the chunk whose first key is the last <= chunk_key."""
+        i = bisect_right(bloom.first_keys, chunk_key) - 1
+        return i >= 0 and hash_key in self._bloom_chunk(bloom, i, io)
 
     def passes_delete_family_bloom(self, row: bytes, io) -> bool:
         """StoreFileReader.passesDeleteFamilyBloomFilter: may `row` have a DeleteFamily here?"""

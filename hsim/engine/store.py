@@ -104,10 +104,7 @@ class Store:
             if not sf.passes_time_range(tr_min, tr_max, cutoff):
                 fio.files_skipped_time_range += 1
                 continue
-            # StoreFileReader.checkGeneralBloomFilter: a ROWCOL probe of one column also asks
-            # for the row's DeleteFamily / DeleteFamilyVersion markers (empty qualifier)
-            if not sf.reader.passes_bloom(row, one_column, fio) and not (
-                    one_column is not None and sf.reader.passes_delete_family_bloom(row, fio)):
+            if not sf.reader.passes_bloom(row, one_column, fio):
                 fio.files_skipped_bloom += 1
                 continue
             found = sf.get_row(row, fio)

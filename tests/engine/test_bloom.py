@@ -136,3 +136,52 @@ def test_bloom_type_comes_from_the_file_not_the_family():
     r = open_reader(data, ColumnFamily(bloom_filter="NONE"))
     io = IOCounters()
     assert not r.passes_bloom(b"absent-row", None, io) and io.bloom_checks == 1
+
+
+# --- ROWCOL probes as StoreFileReader.checkGeneralBloomFilter makes them ----------------------
+
+
+def test_rowcol_chunk_keys_and_last_bloom_key_have_an_empty_family():
+    """PrivateCellUtil.createFirstOnRowCol(cell) drops the family: the chunk index keys and
+    LAST_BLOOM_KEY of a ROWCOL bloom are row + qualifier keys with family length 0."""
+    from hsim.engine.block_index import parse_key
+    from hsim.engine.hfile import LAST_BLOOM_KEY
+
+    cells = make_cells(300, cols=3)
+    r = roundtrip(cells, ColumnFamily(bloom_filter="ROWCOL"),
+                  Config().replace(bloom_block_size=64))
+    assert r.bloom.num_chunks > 1
+    assert all(k[1] == b"" for k in r.bloom.first_keys)
+    assert r.bloom.first_keys[0][:3] == (cells[0][0], b"", cells[0][2])
+    last = cells[-1]
+    assert parse_key(r.file_info[LAST_BLOOM_KEY])[:3] == (last[0], b"", last[2])
+
+
+def test_rowcol_probe_of_one_column_also_finds_the_rows_delete_family():
+    """The (row, empty qualifier) probe finds a row's DeleteFamily marker even when the marker
+    opens a bloom chunk (tiny chunks put a chunk boundary at many rows)."""
+    rows = [b"row%04d" % i for i in range(200)]
+    cells = sorted(Cell.make(row, b"f", q, 10, 14, b"", 1) if q == b"" else
+                   Cell.make(row, b"f", q, 5, 4, b"v", 1)
+                   for row in rows for q in (b"", b"a", b"b"))
+    r = roundtrip(cells, ColumnFamily(bloom_filter="ROWCOL"),
+                  Config().replace(bloom_block_size=64))
+    assert r.bloom.num_chunks > 5
+    io = IOCounters()
+    # a column the file does not hold: found through the row's DeleteFamily key
+    assert all(r.passes_bloom(row, b"zzz", io) for row in rows)
+    assert io.bloom_checks == len(rows) and io.bloom_negatives == 0
+
+
+def test_rowcol_probe_without_column_or_row_delete_is_negative_and_row_blooms_probe_once():
+    cells = make_cells(100, cols=2)
+    rowcol = roundtrip(cells, ColumnFamily(bloom_filter="ROWCOL"))
+    io = IOCounters()
+    negatives = sum(not rowcol.passes_bloom(b"row%06d" % i, b"absent", io) for i in range(100))
+    assert negatives >= 95  # both probes at ~0.5% false positives each
+    assert io.bloom_checks == 100 and io.bloom_negatives == negatives
+    # a ROW bloom answers a one-column Get with the row alone: one probe, one chunk read
+    row = roundtrip(cells, ColumnFamily(bloom_filter="ROW"), cache=BlockCache(1 << 20))
+    io = IOCounters()
+    assert not row.passes_bloom(b"row000050-absent", b"q000", io)
+    assert io.bloom_checks == 1 and io.blocks_read + io.cache_hits == 1
