@@ -213,21 +213,11 @@ class CompoundBloomWriter:
         self._ready: list[tuple[bytes, bytes]] = []
         self.last_key: bytes | None = None
 
-    def add(self, hash_key: bytes, cell) -> None:
-        """Add one key (`cell` is the cell it comes from). A key that opens a chunk also gives
-        the chunk its index key: the row for ROW, first-on-row-col serialized for ROWCOL."""
-        keys = self._keys
-        if not keys:
-            self._first_key = self._chunk_key(cell)
-        keys.append(hash_key)
-        self.last_key = hash_key
-        if len(keys) >= self.chunk_max_keys:
-            self._close_chunk()
-
     def add_many(self, hash_keys: list, cells: list) -> None:
-        """`add(hash_keys[i], cells[i])` for each i in order, with the same chunks, index keys
-        and counts, but one slice per chunk instead of Python work per key: only a key that
-        opens a chunk has its cell looked at."""
+        """Add keys in order (`cells[i]` is the cell key i comes from). A chunk closes when it
+        holds `chunk_max_keys`; the key that opens a chunk gives it its index key (the row for
+        ROW, first-on-row-col for ROWCOL). One slice per chunk: only a key that opens a chunk
+        has its cell looked at."""
         n = len(hash_keys)
         if len(cells) != n:
             raise ValueError(f"{n} hash keys but {len(cells)} cells")

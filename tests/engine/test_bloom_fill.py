@@ -127,7 +127,7 @@ def _state(w: CompoundBloomWriter, ready: list) -> tuple:
 
 @pytest.mark.parametrize("bloom_type", ["ROW", "ROWCOL"])
 @pytest.mark.parametrize("chunk_bytes", [64, 512, 131072])
-def test_add_many_matches_add(bloom_type, chunk_bytes):
+def test_add_many_in_batches_matches_one_key_at_a_time(bloom_type, chunk_bytes):
     rnd = random.Random(chunk_bytes)
     keys, cells = _stream(rnd, 6000, bloom_type == "ROWCOL")
     one = CompoundBloomWriter(bloom_type, 0.01, chunk_bytes, 7)
@@ -139,7 +139,7 @@ def test_add_many_matches_add(bloom_type, chunk_bytes):
         # batches of 0 keys, within a chunk, and spanning several chunks
         j = min(len(keys), i + rnd.choice(sizes))
         for k in range(i, j):
-            one.add(keys[k], cells[k])
+            one.add_many([keys[k]], [cells[k]])
         many.add_many(keys[i:j], cells[i:j])
         ready_one += one.ready_chunks(False)
         ready_many += many.ready_chunks(False)
@@ -155,15 +155,15 @@ def test_add_many_matches_add(bloom_type, chunk_bytes):
     assert many.meta_body() == one.meta_body()
 
 
-def test_add_many_then_add_continue_the_same_chunk():
+def test_batches_of_different_sizes_continue_the_same_chunk():
     keys, cells = _stream(random.Random(5), 2000, False)
     one = CompoundBloomWriter("ROW", 0.01, 512, 7)
     mixed = CompoundBloomWriter("ROW", 0.01, 512, 7)
     for k, c in zip(keys, cells):
-        one.add(k, c)
+        one.add_many([k], [c])
     mixed.add_many(keys[:700], cells[:700])
     for k, c in zip(keys[700:900], cells[700:900]):
-        mixed.add(k, c)
+        mixed.add_many([k], [c])
     mixed.add_many(keys[900:], cells[900:])
     assert mixed.ready_chunks(True) == one.ready_chunks(True)
     assert _state(mixed, []) == _state(one, [])
