@@ -668,7 +668,10 @@ class HFileReader:
         return i >= 0 and hash_key in self._bloom_chunk(bloom, i, io)
 
     def passes_delete_family_bloom(self, row: bytes, io) -> bool:
-        """StoreFileReader.passesDeleteFamilyBloomFilter: may `row` have a DeleteFamily here?"""
+        """StoreFileReader.passesDeleteFamilyBloomFilter: may `row` have a DeleteFamily here?
+        HBase asks it in StoreFileScanner's lazy seeks, which hsim does not model: hsim's reads
+        never need it (a ROW bloom holds the rows of the markers too; a ROWCOL probe asks for
+        the row's empty qualifier). It answers for inspection and tests."""
         if self.delete_family_count == 0:
             return False
         bloom = self.delete_family_bloom
