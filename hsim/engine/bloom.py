@@ -183,13 +183,13 @@ def _fill(bf: BloomFilter, keys: list) -> None:
 
 
 def _fill_keys(bf: BloomFilter, keys: list) -> None:
-    """_fill one key at a time in Python (no numpy set-up cost)."""
+    """_fill one key at a time through the filter's own slice positions (`_positions`), with
+    no numpy set-up cost and no capacity check."""
     bps = bf.bits_per_slice
-    size, words = _words(bf.num_slices)
-    offsets = [i * bps for i in range(bf.num_slices)]
+    offsets = range(0, bf.num_slices * bps, bps)
+    positions = bf.make_hashes
     if keys:
-        bf.bitarray[[off + w % bps for key in keys for off, w in
-                     zip(offsets, words(_blake2b(key, digest_size=size).digest()))]] = 1
+        bf.bitarray[[off + p for key in keys for off, p in zip(offsets, positions(key))]] = 1
     bf.count += len(keys)
 
 

@@ -55,9 +55,9 @@ class Compactor:
             else:
                 kv_bytes += sf.reader.keyvalue_bytes
                 sources.append(sf.all_cells())
-        cells = _merged(sources)
+        cells, one_cell_rows = _merged(sources)
         read = len(cells)
-        out = matcher.match_all(cells)
+        out = matcher.match_all(cells, one_cell_rows)
         writer.append_all(out)
         written = len(out)
         kv_bytes += ref_bytes[0]
@@ -68,18 +68,21 @@ class Compactor:
         return CompactionResult(data, read, written, kv_bytes, matcher.dropped, out)
 
 
-def _merged(sources: list) -> list:
-    """All cells of the sorted sources in HBase order (KeyValueHeap's order, as one list).
-    Sorting the concatenation by row alone compares bytes, which is several times cheaper than
-    comparing cell tuples (or heapq.merge's Python loop); only when some row has several cells
-    does a full sort follow, and it finds the list almost in order."""
+def _merged(sources: list) -> tuple[list, bool]:
+    """All cells of the sorted sources in HBase order (KeyValueHeap's order, as one list), and
+    whether every row is known to hold one cell. Sorting the concatenation by row alone
+    compares bytes, which is several times cheaper than comparing cell tuples (or heapq.merge's
+    Python loop); only when some row has several cells does a full sort follow, and it finds
+    the list almost in order."""
     cells = list(chain.from_iterable(sources))
-    if len(sources) > 1:
-        cells.sort(key=_row_of)
-        rows = list(map(_row_of, cells))
-        if any(map(eq, islice(rows, 1, None), rows)):
-            cells.sort()
-    return cells
+    if len(sources) < 2:
+        return cells, False  # not looked at: the matcher checks for itself
+    cells.sort(key=_row_of)
+    rows = list(map(_row_of, cells))
+    if any(map(eq, islice(rows, 1, None), rows)):
+        cells.sort()
+        return cells, False
+    return cells, True
 
 
 def _count_kv_bytes(cells, acc: list):

@@ -250,17 +250,18 @@ class CompactionMatcher:
         self.purge_ms = time_to_purge_deletes_ms
         self.dropped = {"deleted": 0, "expired": 0, "versions": 0, "markers": 0}
 
-    def match_all(self, cells: list) -> list:
+    def match_all(self, cells: list, one_cell_rows: bool = False) -> list:
         """The kept cells of many rows (`cells` in HBase order, as a flush or compaction
         streams them). Puts only, no cell TTLs, none expired and one version per column: the
         matcher would keep every cell, so that is checked list-wide instead of row by row.
-        Anything else goes through `match`, one row at a time."""
+        Anything else goes through `match`, one row at a time. `one_cell_rows`: the caller
+        already knows no row has two cells (so no column has two versions)."""
         if not cells:
             return []
         if (set(map(_TYPE, cells)) == _PUTS and set(map(_TTL, cells)) == _NO_TTLS
                 and (self.min_versions or self.oldest == _NEG_INF
                      or -max(map(_NEG_TS, cells)) >= self.oldest)
-                and one_version_per_column(cells)):
+                and (one_cell_rows or one_version_per_column(cells))):
             return cells
         out = []
         keep = out.extend
