@@ -1,7 +1,7 @@
 """hsim: an in-process simulator of Apache HBase's storage engine and region layer.
 
     import hsim
-    cluster = hsim.Cluster(region_servers=3, clock=hsim.ManualClock(0))
+    cluster = hsim.Cluster(region_servers=3)   # clock: hsim.TickingClock() by default
     cluster.admin.create_table("t", {"f": hsim.ColumnFamily(max_versions=3)}, split_keys=[b"m"])
     table = cluster.table("t")
     table.put(b"r1", {b"f:q": b"v"})
@@ -9,7 +9,7 @@
 """
 
 from hsim.cell import LATEST_TIMESTAMP, Cell, CellType
-from hsim.clock import ManualClock, SystemClock
+from hsim.clock import ManualClock, SystemClock, TickingClock
 from hsim.config import Config
 from hsim.errors import (DoNotRetryError, FilterParseError, HsimError, IncompatibleFilterError,
                          InvalidArgumentError, NoSuchColumnFamilyError, RegionTooBusyError,
@@ -29,7 +29,7 @@ def __getattr__(name):
 
 
 __all__ = [
-    "Cell", "CellType", "LATEST_TIMESTAMP", "ManualClock", "SystemClock", "Config",
+    "Cell", "CellType", "LATEST_TIMESTAMP", "ManualClock", "SystemClock", "TickingClock", "Config",
     "ColumnFamily", "TableDescriptor", "Cluster", "HsimError", "InvalidArgumentError",
     "DoNotRetryError", "NoSuchColumnFamilyError", "TableNotFoundError", "TableExistsError",
     "TableNotDisabledError", "TableNotEnabledError", "TableDisabledError", "WrongRegionError",

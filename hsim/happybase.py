@@ -14,8 +14,11 @@ to one (host, port) share one embedded cluster, as connections to one Thrift ser
 
 `reset()` drops every embedded cluster (the next connection starts from an empty one) and sets
 how new clusters are built; `attach(cluster, host, port)` puts a cluster you built behind an
-address. Clusters get a ManualClock(0) unless reset() was given another clock: time stands still
-(every put without a timestamp gets the same one) until the test advances it.
+address. Clusters get a TickingClock unless reset() was given another clock: time starts at
+2026-01-01T00:00:00Z and moves 1 ms per Thrift call, so put, delete, put keeps the second put
+and consecutive puts make versions, as on a cluster, with the same timestamps in every run.
+`reset(clock=hsim.SystemClock())` gives wall-clock time; `reset(clock=hsim.ManualClock(t))`
+stands time still (every request in one millisecond).
 """
 
 from __future__ import annotations
@@ -52,12 +55,12 @@ def server(host=DEFAULT_HOST, port=DEFAULT_PORT) -> LoopbackServer:
             found = _servers.get(key)
             if found is None:
                 from hsim.client.cluster import Cluster
-                from hsim.clock import ManualClock
+                from hsim.clock import TickingClock
 
                 clock = _new_cluster["clock"]
                 found = _servers[key] = LoopbackServer(Cluster(
                     region_servers=_new_cluster["region_servers"], config=_new_cluster["config"],
-                    clock=clock if clock is not None else ManualClock(0)))
+                    clock=clock if clock is not None else TickingClock()))
     return found
 
 
@@ -74,7 +77,7 @@ def attach(cluster, host=DEFAULT_HOST, port=DEFAULT_PORT) -> None:
 
 def reset(region_servers: int = 1, config=None, clock=None) -> None:
     """Forget every embedded cluster; new ones get these settings (clock: one clock object
-    shared by the clusters created until the next reset, default a fresh ManualClock(0) each)."""
+    shared by the clusters created until the next reset, default a fresh TickingClock each)."""
     with _lock:
         _servers.clear()
         _new_cluster.update(region_servers=region_servers, config=config, clock=clock)

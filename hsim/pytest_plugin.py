@@ -1,7 +1,7 @@
 """pytest fixtures for testing HBase code offline (registered through the `pytest11` entry
 point, so installing hsim is enough):
 
-- `hsim_clock`: a ManualClock at 0 for the test;
+- `hsim_clock`: the test's clock, a TickingClock (2026-01-01T00:00:00Z, 1 ms per request);
 - `hsim_cluster`: a fresh in-process cluster on that clock;
 - `hsim_connection`: a happybase Connection (hsim.happybase) to that cluster;
 - `hsim_happybase`: happybase itself patched for the test (hsim.happybase.patch()), so the
@@ -10,7 +10,8 @@ point, so installing hsim is enough):
   clock. The fixture's value is the hsim.happybase module (`.cluster(host, port)`).
 
 Every test starts from empty clusters. `@pytest.mark.hsim(region_servers=3, config=Config(...),
-now=1_700_000_000_000)` sets up the cluster differently for one test.
+now=1_700_000_000_000, clock="manual")` sets up the cluster differently for one test (`clock`:
+"tick", the default, or "manual" to stand time still at `now`).
 
 Nothing heavy is imported until a fixture is used, since pytest loads this in every session.
 """
@@ -22,8 +23,8 @@ import pytest
 
 def pytest_configure(config):
     config.addinivalue_line(
-        "markers", "hsim(region_servers=1, config=None, now=0): how the hsim fixtures build "
-        "the test's cluster")
+        "markers", "hsim(region_servers=1, config=None, now=2026-01-01T00:00Z, clock='tick'): "
+        "how the hsim fixtures build the test's cluster")
 
 
 def _marker(request) -> dict:
@@ -33,10 +34,16 @@ def _marker(request) -> dict:
 
 @pytest.fixture
 def hsim_clock(request):
-    """The test's clock: a ManualClock at 0 (or the hsim marker's `now`)."""
-    from hsim.clock import ManualClock
+    """The test's clock: a TickingClock from 2026-01-01T00:00:00Z, 1 ms per request (the hsim
+    marker's `now` and `clock` change it)."""
+    from hsim.clock import DEFAULT_START_MS, ManualClock, TickingClock
 
-    return ManualClock(_marker(request).get("now", 0))
+    opts = _marker(request)
+    kind = opts.get("clock", "tick")
+    if kind not in ("tick", "manual"):
+        raise ValueError(f"hsim marker: clock must be 'tick' or 'manual', not {kind!r}")
+    start = opts.get("now", DEFAULT_START_MS)
+    return TickingClock(start) if kind == "tick" else ManualClock(start)
 
 
 @pytest.fixture

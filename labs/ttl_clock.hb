@@ -1,6 +1,7 @@
-# Lab: TTL and MIN_VERSIONS with a clock that only moves when told to
+# Lab: TTL and MIN_VERSIONS as the clock moves
 # (HBase book, "Time To Live (TTL)", "Minimum Number of Versions").
-# The shell's clock starts at 2026-01-01T00:00 (UTC).
+# The shell's clock starts at 2026-01-01T00:00 (UTC) and moves 1 ms per request, as a
+# cluster's does; `clock 'advance'` jumps it by minutes or hours.
 clock
 create 'sessions', {NAME => 'f', TTL => 3600}
 create 'keep', {NAME => 'f', TTL => 3600, MIN_VERSIONS => 1, VERSIONS => 3}

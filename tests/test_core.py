@@ -93,7 +93,10 @@ def test_clocks():
     assert clk.now() == 5
     clk.advance(10)
     assert clk.now() == 15
-    clk.set(3)
+    with pytest.raises(hsim.InvalidArgumentError, match="backwards"):
+        clk.set(3)
+    assert clk.now() == 15
+    clk.set(3, backwards=True)
     assert clk.now() == 3
     now = hsim.SystemClock().now()
     assert now > 1_600_000_000_000

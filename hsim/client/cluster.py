@@ -2,14 +2,16 @@
 `admin`, `table(name)`, `clock` and `metrics()`.
 
 Every client call is one request and runs under the cluster's lock, so a cluster can be shared
-by threads (the Thrift server's handlers) with each request atomic.
+by threads (the Thrift server's handlers) with each request atomic. A request reads the time
+once, from `tick()`: the default TickingClock moves 1 ms per request, as a cluster's time moves
+between one RPC and the next.
 """
 
 from __future__ import annotations
 
 import threading
 
-from hsim.clock import ManualClock
+from hsim.clock import TickingClock
 from hsim.config import Config
 from hsim.regions.master import Master
 
@@ -19,10 +21,22 @@ class Cluster:
         from hsim.client.admin import Admin
 
         self.config = config or Config()
-        self.clock = clock if clock is not None else ManualClock(0)
+        self.clock = clock if clock is not None else TickingClock()
         self.master = Master(region_servers, self.config, self.clock)
         self.lock = threading.RLock()
         self.admin = Admin(self)
+        self._request_depth = 0  # > 0 while a request() holds the lock
+
+    def tick(self) -> int:
+        """The time of the request starting now (call with the lock held): the clock moves
+        once per request, unless this call is part of an enclosing request() (one Thrift call
+        that runs several Table calls is still one RPC)."""
+        return self.clock.now() if self._request_depth else self.clock.tick()
+
+    def request(self):
+        """`with cluster.request():` one client request (a Thrift call, a shell statement):
+        the lock held, the clock ticked once, and the Table calls inside it tick no further."""
+        return _Request(self)
 
     def table(self, name):
         from hsim.client.table import Table
@@ -59,3 +73,23 @@ class Cluster:
 
     def __repr__(self) -> str:
         return f"Cluster({len(self.master.servers)} servers, {len(self.master.tables)} tables)"
+
+
+class _Request:
+    __slots__ = ("cluster",)
+
+    def __init__(self, cluster):
+        self.cluster = cluster
+
+    def __enter__(self):
+        c = self.cluster
+        c.lock.acquire()
+        now = c.tick()
+        c._request_depth += 1
+        return now
+
+    def __exit__(self, *exc):
+        c = self.cluster
+        c._request_depth -= 1
+        c.lock.release()
+        return False

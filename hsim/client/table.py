@@ -1,5 +1,7 @@
 """Table: the native data API (HBase's Table interface). One call = one request to the region
-server holding the row (or, for scans, to each region in turn)."""
+server holding the row (or, for scans, to each region in turn, one request per batch of rows).
+Each request reads the time once (`Cluster.tick()`), so all cells of one request share one
+timestamp and the next request sees a later one under the default TickingClock."""
 
 from __future__ import annotations
 
@@ -55,14 +57,14 @@ class Table:
     def _region(self, row: bytes):
         return self._state().locator.locate(row)
 
-    def _apply(self, row: bytes, entries: list) -> list:
-        """Send one row mutation to its region (atomic across families); the region validates
-        everything before applying anything."""
+    def _apply(self, row: bytes, entries: list, now: int) -> list:
+        """Send one row mutation to its region (atomic across families) at the request's time
+        `now`; the region validates everything before applying anything."""
         if type(row) is not bytes:
             row = b(row)
         region = self._state().locator.locate(row)
         server = region.server  # taken first: the write may split the region
-        cells = region.mutate(row, entries, self.cluster.clock.now())
+        cells = region.mutate(row, entries, now)
         if server is not None:
             server.note_write(region)
         return cells
@@ -92,36 +94,41 @@ class Table:
         """Put {b"f:q": value, ...} in one row; cells without timestamp get the server's now."""
         with self.cluster.lock:
             self._apply(row if type(row) is bytes else b(row),
-                        self._put_entries(data, timestamp, ttl_ms))
+                        self._put_entries(data, timestamp, ttl_ms), self.cluster.tick())
 
     def delete_row(self, row, timestamp: int | None = None) -> None:
         """new Delete(row[, ts]): a DeleteFamily marker on every family."""
         with self.cluster.lock:
             ts = _ts(timestamp)
-            self._apply(b(row), [(f, b"", ts, _DEL_FAM, b"", NO_TTL) for f in self._families()])
+            self._apply(b(row), [(f, b"", ts, _DEL_FAM, b"", NO_TTL) for f in self._families()],
+                        self.cluster.tick())
 
     def delete_family(self, row, family, timestamp: int | None = None) -> None:
         with self.cluster.lock:
-            self._apply(b(row), [(b(family), b"", _ts(timestamp), _DEL_FAM, b"", NO_TTL)])
+            self._apply(b(row), [(b(family), b"", _ts(timestamp), _DEL_FAM, b"", NO_TTL)],
+                        self.cluster.tick())
 
-    def delete_family_version(self, row, family, timestamp: int) -> None:
-        if timestamp is None:
-            raise InvalidArgumentError("delete_family_version needs a timestamp")
+    def delete_family_version(self, row, family, timestamp: int | None = None) -> None:
+        """Delete.addFamilyVersion: the family's cells at exactly `timestamp` (None: the
+        request's time, as LATEST_TIMESTAMP becomes the server's now)."""
         with self.cluster.lock:
-            self._apply(b(row), [(b(family), b"", _ts(timestamp), _DEL_FAM_VER, b"", NO_TTL)])
+            self._apply(b(row), [(b(family), b"", _ts(timestamp), _DEL_FAM_VER, b"", NO_TTL)],
+                        self.cluster.tick())
 
     def delete_columns(self, row, column, timestamp: int | None = None) -> None:
         """Delete.addColumns: every version of the column with ts <= timestamp (now)."""
         with self.cluster.lock:
             fam, q = rq.split_column(column)
-            self._apply(b(row), [(fam, q, _ts(timestamp), _DEL_COL, b"", NO_TTL)])
+            self._apply(b(row), [(fam, q, _ts(timestamp), _DEL_COL, b"", NO_TTL)],
+                        self.cluster.tick())
 
     def delete_column(self, row, column, timestamp: int | None = None) -> None:
         """Delete.addColumn: one version; without a timestamp the latest visible version,
         looked up at delete time (HRegion.prepareDeleteTimestamps)."""
         with self.cluster.lock:
             fam, q = rq.split_column(column)
-            self._apply(b(row), [(fam, q, _ts(timestamp), _DEL, b"", NO_TTL)])
+            self._apply(b(row), [(fam, q, _ts(timestamp), _DEL, b"", NO_TTL)],
+                        self.cluster.tick())
 
     def increment(self, row, column, amount: int = 1, ttl_ms: int | None = None) -> int:
         """Add `amount` to an 8-byte big-endian counter (missing counts as 0); returns the new
@@ -133,9 +140,9 @@ class Table:
             raise InvalidArgumentError("No columns to increment")
         with self.cluster.lock:
             row = b(row)
-            now = self.cluster.clock.now()
+            now = self.cluster.tick()
             entries, result = [], {}
-            current = self._current_cells(row, list(amounts))
+            current = self._current_cells(row, list(amounts), now)
             for col, amount in amounts.items():
                 fam, q = rq.split_column(col)
                 if not isinstance(amount, int):
@@ -152,7 +159,7 @@ class Table:
                 value = (value + (1 << 63)) % (1 << 64) - (1 << 63)  # Java long overflow
                 entries.append((fam, q, ts, _PUT, _LONG.pack(value), _ttl(ttl_ms)))
                 result[b(col)] = value
-            self._apply(row, entries)
+            self._apply(row, entries, now)
             return result
 
     def append(self, row, data: dict, ttl_ms: int | None = None) -> dict:
@@ -161,8 +168,8 @@ class Table:
             raise InvalidArgumentError("No columns to append")
         with self.cluster.lock:
             row = b(row)
-            now = self.cluster.clock.now()
-            current = self._current_cells(row, list(data))
+            now = self.cluster.tick()
+            current = self._current_cells(row, list(data), now)
             entries, result = [], {}
             for col, delta in data.items():
                 fam, q = rq.split_column(col)
@@ -171,11 +178,11 @@ class Table:
                 ts = now if old is None else max(old.timestamp + 1, now)
                 entries.append((fam, q, ts, _PUT, value, _ttl(ttl_ms)))
                 result[b(col)] = value
-            self._apply(row, entries)
+            self._apply(row, entries, now)
             return result
 
-    def _current_cells(self, row: bytes, columns: list) -> dict:
-        cells = self._get(row, columns, 1, None, None, False, None)
+    def _current_cells(self, row: bytes, columns: list, now: int) -> dict:
+        cells = self._get(row, columns, 1, None, None, False, None, now=now)
         return {(c.family, c.qualifier): c for c in cells}
 
     def check_and_put(self, row, column, value, data: dict, timestamp: int | None = None,
@@ -185,9 +192,10 @@ class Table:
         with self.cluster.lock:
             row = b(row)
             entries = self._put_entries(data, timestamp, ttl_ms)
-            if not self._check(row, column, value):
+            now = self.cluster.tick()
+            if not self._check(row, column, value, now):
                 return False
-            self._apply(row, entries)
+            self._apply(row, entries, now)
             return True
 
     def check_and_delete(self, row, column, value, columns=None,
@@ -195,7 +203,8 @@ class Table:
         """Delete `columns` (all versions; None = the whole row) if the check passes."""
         with self.cluster.lock:
             row = b(row)
-            if not self._check(row, column, value):
+            now = self.cluster.tick()
+            if not self._check(row, column, value, now):
                 return False
             ts = _ts(timestamp)
             if columns is None:
@@ -205,12 +214,12 @@ class Table:
                 for col in columns:
                     fam, q = rq.split_column(col)
                     entries.append((fam, q, ts, _DEL_COL, b"", NO_TTL))
-            self._apply(row, entries)
+            self._apply(row, entries, now)
             return True
 
-    def _check(self, row: bytes, column, value) -> bool:
+    def _check(self, row: bytes, column, value, now: int) -> bool:
         fam, q = rq.split_column(column)
-        cur = self._current_cells(row, [column]).get((fam, q))
+        cur = self._current_cells(row, [column], now).get((fam, q))
         if value is None or value == b"":
             # HRegion.checkAndMutate: a null or empty expected value matches a missing cell
             # or an empty one
@@ -221,14 +230,16 @@ class Table:
         return Batch(self)
 
     def mutate_rows(self, mutations: list) -> None:
-        """Apply a list of Mutation records; each row's mutations as one atomic row mutation."""
+        """Apply a list of Mutation records, as one request; each row's mutations as one atomic
+        row mutation."""
         with self.cluster.lock:
+            now = self.cluster.tick()
             by_row: dict[bytes, list] = {}
             for m in mutations:
                 by_row.setdefault(b(m.row), []).extend(self._entries_of(m))
             for row, entries in by_row.items():
                 if entries:
-                    self._apply(row, entries)
+                    self._apply(row, entries, now)
 
     def _entries_of(self, m) -> list:
         if m.kind == "put":
@@ -249,9 +260,12 @@ class Table:
             timestamp: int | None = None, raw: bool = False, filter=None) -> list:
         """The row's cells in HBase order (families, qualifiers, newest version first)."""
         with self.cluster.lock:
-            return self._get(b(row), columns, max_versions, time_range, timestamp, raw, filter)
+            return self._get(b(row), columns, max_versions, time_range, timestamp, raw, filter,
+                             now=self.cluster.tick())
 
-    def _get(self, row, columns, max_versions, time_range, timestamp, raw, filt, io=None):
+    def _get(self, row, columns, max_versions, time_range, timestamp, raw, filt, io=None,
+             now=None):
+        """`now`: the request's time; None for a look that is no request (explain)."""
         from hsim.regions.region import check_row
 
         check_row(row)
@@ -259,7 +273,8 @@ class Table:
         tr = rq.time_range(time_range, timestamp)
         queries = rq.queries(self._families(), columns, max_versions, tr, raw, filt is not None)
         region = self._region(row)
-        now = self.cluster.clock.now()
+        if now is None:
+            now = self.cluster.clock.now()
         cells = region.get(row, queries, now, io, filt=filt, max_versions=max_versions or 1)
         if region.server is not None:
             region.server.note_read()
@@ -305,13 +320,18 @@ class Table:
             # why PageFilter limits rows per region rather than per scan.
             region_filter = None if filt is None else fresh_filter(filt)
             with lock:
-                now = self.cluster.clock.now()
+                # opening the region's scanner is the request that also returns its first batch
+                now = self.cluster.tick()
                 rows = region.scan(start, stop, queries, now, None, reversed=reversed,
                                    filt=region_filter, max_versions=max_versions)
+            first = True
             while True:
                 batch = []
                 want = caching if limit is None else min(caching, limit - returned)
                 with lock:
+                    if not first:
+                        self.cluster.tick()  # each further batch is one more request
+                    first = False
                     for row, cells in rows:
                         if prefix is not None and not row.startswith(prefix):
                             if reversed and row > prefix:

@@ -344,7 +344,7 @@ def _delete(sh, table, row, column, timestamp, all_versions: bool) -> None:
             t.delete_columns(row, fam + b":" + q, timestamp=ts)
     elif q is None:
         # Delete.addFamilyVersion(f, LATEST_TIMESTAMP): the server stamps it with its now
-        t.delete_family_version(row, fam, sh.clock.now() if ts is None else ts)
+        t.delete_family_version(row, fam, ts)
     else:
         t.delete_column(row, fam + b":" + q, timestamp=ts)
 

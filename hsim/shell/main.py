@@ -1,4 +1,5 @@
-"""`hsim shell [script] [--servers N] [--timestamps epoch|iso]`: the REPL.
+"""`hsim shell [script] [--servers N] [--timestamps epoch|iso] [--clock tick|manual|system]`:
+the REPL.
 
 Interactive on a terminal, with readline line editing, tab completion of command names and a
 history kept in ~/.hsim_shell_history (or $HSIM_SHELL_HISTORY). With a script file, or with
@@ -26,6 +27,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--servers", type=int, default=1, help="region servers (default 1)")
     ap.add_argument("--timestamps", choices=("iso", "epoch"), default="iso",
                     help="timestamp format: iso (HBase 2.3+, the default) or epoch (before 2.3)")
+    ap.add_argument("--clock", choices=("tick", "manual", "system"), default="tick",
+                    help="tick: 1 ms per request from 2026-01-01T00:00Z (the default); manual: "
+                         "time stands still until `clock 'advance'`; system: wall time")
     ap.add_argument("--width", type=int, default=None,
                     help="terminal width for column layout (default: the terminal's, 0 = none)")
     return ap
@@ -58,7 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.servers < 1:
         print("hsim shell: --servers must be at least 1", file=sys.stderr)
         return 2
-    sh = Shell(servers=args.servers, timestamps=args.timestamps, width=args.width)
+    sh = Shell(servers=args.servers, timestamps=args.timestamps, width=args.width,
+               clock=args.clock)
     if args.script and args.script != "-":
         try:
             with open(args.script, encoding="utf-8") as f:
@@ -81,7 +86,9 @@ def interact(sh: Shell) -> int:
     print("HBase Shell on hsim, an in-process simulator of HBase 2.x")
     print('Use "help" to get list of supported commands.')
     print('Use "exit" to quit this interactive shell.')
-    print(f"{servers} region server(s); the clock is manual and reads "
+    kind = {"TickingClock": "ticks 1 ms per request", "ManualClock": "is manual",
+            "SystemClock": "is wall time"}.get(type(sh.clock).__name__, "reads")
+    print(f"{servers} region server(s); the clock {kind} and reads "
           f"{format_timestamp(now, 'iso')} ({now}): see 'help \"clock\"'")
     try:
         while not sh.exited:

@@ -13,14 +13,14 @@ import shutil
 import sys
 import time
 
-from hsim.clock import ManualClock
+from hsim.clock import CLOCKS, DEFAULT_START_MS
 from hsim.errors import (HsimError, NoSuchColumnFamilyError, TableExistsError,
                          TableNotFoundError, UnknownRegionError)
 from hsim.shell import parser
 from hsim.shell.formatter import Formatter, took
 from hsim.shell.registry import COMMANDS, ShellArgumentError
 
-DEFAULT_CLOCK_START = 1767225600000  # 2026-01-01T00:00Z
+DEFAULT_CLOCK_START = DEFAULT_START_MS  # 2026-01-01T00:00Z
 
 
 class TableRef:
@@ -38,20 +38,24 @@ class Shell:
 
     `width` is the terminal width the formatter lays columns out in (0: no padding, as HBase
     prints when its output is not a terminal; None: the terminal's width when `out` is one).
-    `timestamps` is "iso" (HBase 2.3+) or "epoch" (before 2.3)."""
+    `timestamps` is "iso" (HBase 2.3+) or "epoch" (before 2.3). `clock` is "tick" (the
+    default: 1 ms per request from `clock_start`, so put/delete/put behaves as on a cluster),
+    "manual" (time stands still at `clock_start`) or "system" (wall time)."""
 
     prompt_name = "hbase"
 
     def __init__(self, cluster=None, out=None, timestamps: str = "iso", width: int | None = None,
                  servers: int = 1, config=None, clock_start: int = DEFAULT_CLOCK_START,
-                 timer=time.perf_counter):
+                 timer=time.perf_counter, clock: str = "tick"):
         if timestamps not in ("iso", "epoch"):
             raise ValueError("timestamps must be 'iso' or 'epoch'")
         if cluster is None:
             from hsim.client.cluster import Cluster
 
-            cluster = Cluster(region_servers=servers, config=config,
-                              clock=ManualClock(clock_start))
+            if clock not in CLOCKS:
+                raise ValueError(f"clock must be one of {', '.join(CLOCKS)}")
+            made = CLOCKS[clock]() if clock == "system" else CLOCKS[clock](clock_start)
+            cluster = Cluster(region_servers=servers, config=config, clock=made)
         self.cluster = cluster
         self.out = out if out is not None else sys.stdout
         self.timestamps = timestamps

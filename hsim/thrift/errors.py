@@ -58,7 +58,8 @@ class Escaped(Exception):
 
 
 def rpc(catches_illegal_argument: bool = False):
-    """Map what a handler method raises onto what HBase's handler sends for that method.
+    """Run a handler method as one request of the cluster, and map what it raises onto what
+    HBase's handler sends for that method.
     `catches_illegal_argument`: the Java method turns IllegalArgumentException into
     IllegalArgument (otherwise it escapes as an internal error)."""
 
@@ -68,7 +69,8 @@ def rpc(catches_illegal_argument: bool = False):
         @functools.wraps(fn)
         def call(self, *args):
             try:
-                return fn(self, *args)
+                with self.cluster.request():  # one Thrift call is one request: one clock tick
+                    return fn(self, *args)
             except _DECLARED:
                 raise
             except Escaped as e:

@@ -2,7 +2,7 @@
 other Thrift-1 client (they connect as to HBase's own `hbase thrift start`).
 
     hsim serve [--host 127.0.0.1] [--port 9090] [--servers N] [--transport buffered|framed]
-               [--protocol binary|compact] [--config JSON|FILE] [--clock system|manual]
+               [--protocol binary|compact] [--config JSON|FILE] [--clock system|tick|manual]
 
 Binds to loopback unless told otherwise. The first line printed says the address it listens on
 (with --port 0, the free port it picked). SIGINT or SIGTERM stops it cleanly.
@@ -46,8 +46,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--transport", choices=sorted(TRANSPORTS), default="buffered")
     p.add_argument("--protocol", choices=sorted(PROTOCOLS), default="binary")
     p.add_argument("--config", metavar="JSON", help="Config fields as JSON, or a JSON file")
-    p.add_argument("--clock", choices=("system", "manual"), default="system",
-                   help="timestamps from wall time (default) or a ManualClock at 0")
+    p.add_argument("--clock", choices=("system", "tick", "manual"), default="system",
+                   help="system: wall time, never the same millisecond twice (default); tick: "
+                        "1 ms per request from 2026-01-01T00:00Z; manual: time stands still")
     p.add_argument("--max-message-size", type=int, default=MAX_MESSAGE_SIZE, metavar="BYTES")
     p.add_argument("--max-frame-size", type=int, default=MAX_FRAME_SIZE, metavar="BYTES")
     p.add_argument("--verbose", action="store_true", help="log refused connections")
@@ -59,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     from hsim.client.cluster import Cluster
-    from hsim.clock import ManualClock, SystemClock
+    from hsim.clock import CLOCKS
     from hsim.thrift.server import ThriftServer
 
     try:
@@ -67,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, TypeError, OSError) as e:
         print(f"hsim serve: bad --config: {e}", file=sys.stderr)
         return 2
-    clock = SystemClock() if args.clock == "system" else ManualClock(0)
+    clock = CLOCKS[args.clock]()
     cluster = Cluster(region_servers=args.servers, config=config, clock=clock)
     server = ThriftServer(cluster, host=args.host, port=args.port, transport=args.transport,
                           protocol=args.protocol, max_message_size=args.max_message_size,

@@ -99,9 +99,9 @@ def test_str_and_type_errors_are_the_wires():
 def test_plugin_connection_reaches_the_test_cluster(hsim_connection, hsim_cluster, hsim_clock):
     hsim_connection.create_table("t", {"cf": None})
     assert hsim_cluster.admin.list_tables() == ["t"]
-    hsim_clock.advance(42)
+    now = hsim_clock.advance(42)
     hsim_connection.table("t").put(b"r", {b"cf:a": b"1"})
-    assert hsim_cluster.table("t").get(b"r")[0].timestamp == 42
+    assert hsim_cluster.table("t").get(b"r")[0].timestamp == now
 
 
 @pytest.mark.parametrize("round", [1, 2])

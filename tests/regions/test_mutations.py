@@ -9,7 +9,7 @@ def test_increment_semantics(cluster):
     cluster.admin.create_table("t", ["f"])
     t = cluster.table("t")
     assert t.increment(b"r", b"f:c", 5) == 5  # a missing cell counts from 0
-    cluster.clock.set(500)  # the clock goes back: timestamps must not
+    cluster.clock.set(500, backwards=True)  # the clock goes back: timestamps must not
     assert t.increment(b"r", b"f:c", -2) == 3
     cells = t.get(b"r")
     assert cells[0].value == (3).to_bytes(8, "big", signed=True)

@@ -10,6 +10,11 @@ from .conftest import TOOK
 T0 = "2026-01-01T00:00"
 
 
+def T(ms: int) -> str:
+    """The shell's time n requests after T0 (the default clock ticks 1 ms per request)."""
+    return f"2026-01-01T00:00:00.{ms:03d}"
+
+
 def error(cmd: str, message: str, before: str = "") -> str:
     """What command_safe prints when a command fails."""
     return f"{before}\nERROR: {message}\n\n{COMMANDS[cmd].help}\n\n{TOOK}"
@@ -151,7 +156,7 @@ def test_put_get_scan(sh):
     sh("put 't', 'r2', 'f', 'empty qualifier'")
     sh("put 't', 3, 'f:n', 42")
     assert sh("get 't', 'r1'") == (
-        f"COLUMN  CELL\n f:a timestamp={T0}, value=v1\n g:b timestamp={T0}, value=\\x00\\x14\n"
+        f"COLUMN  CELL\n f:a timestamp={T0}, value=v1\n g:b timestamp={T(1)}, value=\\x00\\x14\n"
         "1 row(s)\n" + TOOK)
     assert sh("get 't', 'r2', {COLUMN => 'f:a', VERSIONS => 2}") == (
         "COLUMN  CELL\n f:a timestamp=1970-01-01T00:00:02, value=new\n"
@@ -161,7 +166,7 @@ def test_put_get_scan(sh):
     assert sh("get 't', 'r2', {TIMERANGE => [0, 1500]}") == (
         "COLUMN  CELL\n f:a timestamp=1970-01-01T00:00:01, value=old\n1 row(s)\n" + TOOK)
     assert sh("get 't', 'r2', 'f:'") == (
-        f"COLUMN  CELL\n f: timestamp={T0}, value=empty qualifier\n1 row(s)\n" + TOOK)
+        f"COLUMN  CELL\n f: timestamp={T(4)}, value=empty qualifier\n1 row(s)\n" + TOOK)
     assert sh("get 't', 'r1', 'f:a', 'g'") == sh("get 't', 'r1', ['f:a', 'g']")
     assert sh("get 't', 'nope'") == "COLUMN  CELL\n0 row(s)\n" + TOOK
     assert sh("get 't', 'r1', {FILTER => \"ValueFilter(=, 'binary:v1')\"}") == (
@@ -170,14 +175,14 @@ def test_put_get_scan(sh):
         "COLUMN  CELL\n f:a timestamp=20\n1 row(s)\n" + TOOK)
     assert sh("scan 't'") == (
         "ROW  COLUMN+CELL\n"
-        f" 3 column=f:n, timestamp={T0}, value=42\n"
+        f" 3 column=f:n, timestamp={T(5)}, value=42\n"
         f" r1 column=f:a, timestamp={T0}, value=v1\n"
-        f" r1 column=g:b, timestamp={T0}, value=\\x00\\x14\n"
-        f" r2 column=f:, timestamp={T0}, value=empty qualifier\n"
+        f" r1 column=g:b, timestamp={T(1)}, value=\\x00\\x14\n"
+        f" r2 column=f:, timestamp={T(4)}, value=empty qualifier\n"
         " r2 column=f:a, timestamp=1970-01-01T00:00:02, value=new\n"
         "3 row(s)\n" + TOOK)
     assert sh("scan 't', {STARTROW => 'r1', STOPROW => 'r2', COLUMNS => ['g']}") == (
-        f"ROW  COLUMN+CELL\n r1 column=g:b, timestamp={T0}, value=\\x00\\x14\n1 row(s)\n" + TOOK)
+        f"ROW  COLUMN+CELL\n r1 column=g:b, timestamp={T(1)}, value=\\x00\\x14\n1 row(s)\n" + TOOK)
     assert sh("scan 't', {ROWPREFIXFILTER => 'r', LIMIT => 1, COLUMNS => 'f:a'}") == (
         f"ROW  COLUMN+CELL\n r1 column=f:a, timestamp={T0}, value=v1\n1 row(s)\n" + TOOK)
     assert sh("scan 't', {REVERSED => true, COLUMNS => ['f:a'], VERSIONS => 3}") == (
@@ -190,7 +195,7 @@ def test_put_get_scan(sh):
         "1 row(s)\n" + TOOK)
     # QualifierFilter lets the empty qualifier through, as HBase's does
     assert sh("scan 't', {FILTER => \"PrefixFilter('r2') AND QualifierFilter(=, 'binary:a')\"}"
-              ) == (f"ROW  COLUMN+CELL\n r2 column=f:, timestamp={T0}, value=empty qualifier\n"
+              ) == (f"ROW  COLUMN+CELL\n r2 column=f:, timestamp={T(4)}, value=empty qualifier\n"
                     " r2 column=f:a, timestamp=1970-01-01T00:00:02, value=new\n1 row(s)\n" + TOOK)
 
 
@@ -225,9 +230,9 @@ def test_put_with_ttl_and_the_clock(sh):
     sh("create 't', 'f'")
     sh("put 't', 'r', 'f:short', 'x', {TTL => 60000}")
     sh("put 't', 'r', 'f:long', 'y'")
-    assert sh("clock") == f"{T0} (1767225600000)\n" + TOOK
-    assert sh("clock 'advance', '2m'") == "2026-01-01T00:02 (1767225720000)\n" + TOOK
-    assert sh("get 't', 'r'") == f"COLUMN  CELL\n f:long timestamp={T0}, value=y\n1 row(s)\n" \
+    assert sh("clock") == f"{T(1)} (1767225600001)\n" + TOOK  # two requests so far
+    assert sh("clock 'advance', '2m'") == "2026-01-01T00:02:00.001 (1767225720001)\n" + TOOK
+    assert sh("get 't', 'r'") == f"COLUMN  CELL\n f:long timestamp={T(1)}, value=y\n1 row(s)\n" \
         + TOOK
     assert sh("clock 'set', '2026-02-01T12:30'") == "2026-02-01T12:30 (1769949000000)\n" + TOOK
     assert sh("clock 'advance', 'soon'") == error(
@@ -270,7 +275,7 @@ def test_deleteall_family_and_prefix(sh):
         sh(f"put 't', '{r}', 'g:q', 'v'")
     sh("deleteall 't', 'b1', 'g'")
     sh("deleteall 't', {ROWPREFIXFILTER => 'a'}")
-    assert sh("scan 't'") == f"ROW  COLUMN+CELL\n b1 column=f:q, timestamp={T0}, value=v\n" \
+    assert sh("scan 't'") == f"ROW  COLUMN+CELL\n b1 column=f:q, timestamp={T(4)}, value=v\n" \
         "1 row(s)\n" + TOOK
 
 
