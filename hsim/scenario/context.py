@@ -1,13 +1,16 @@
 """Run: what a scenario's run function gets for one variant (`ctx`).
 
 It owns the variant's fresh cluster (made on first use from Config().scaled(scale) plus the
-scenario's and the variant's overrides, on a ManualClock that starts at a fixed epoch), the
+scenario's and the variant's overrides, on a TickingClock that starts at a fixed epoch), the
 variant's seeded random generator, and what the run records: named metrics for the comparison
 table and the claims, (x, y) points for line charts, and a timeline of store files and
 compaction bytes sampled as `tick()` counts operations.
 
-`tick()` is the one call per operation: it moves the clock by `ms_per_op` (so the same seed
-gives the same timestamps, TTL expiries and periodic major compactions), and every so many
+`tick()` is the one call per operation: operations arrive `ms_per_op` apart, so it moves the
+clock on to the next operation's due time (the same seed gives the same timestamps, TTL
+expiries and periodic major compactions). The clock also moves 1 ms per request as everywhere;
+an operation that makes more requests than its `ms_per_op` runs late, and the schedule waits
+for it instead of jumping back. Every so many
 operations samples the timeline, runs the compaction chore when asked, and reports progress.
 """
 
@@ -16,7 +19,7 @@ from __future__ import annotations
 import math
 import random
 
-from hsim.clock import ManualClock
+from hsim.clock import TickingClock
 from hsim.config import Config
 from hsim.scenario.errors import ScenarioError
 from hsim.workloads.costmodel import CostModel, CostReport, ServerLoad
@@ -39,7 +42,8 @@ class Run:
         self.params = params
         self.rng = random.Random(f"{seed}:{scenario.name}:{variant.name}")
         self.config = Config().scaled(scale).replace(**scenario.config, **variant.config)
-        self.clock = ManualClock(START_MS)
+        self.clock = TickingClock(START_MS)
+        self._due = START_MS  # when the next operation is due
         self.ms_per_op = scenario.ms_per_op
         self.cost_model = cost_model or CostModel()
         self.metrics: dict = {}
@@ -97,7 +101,12 @@ class Run:
     def tick(self, n: int = 1) -> None:
         """Count n operations: advance the clock; sample, chore and progress when due."""
         self.done += n
-        self.clock.advance(self.ms_per_op * n)
+        self._due += self.ms_per_op * n
+        late = self.clock.now() - self._due
+        if late < 0:
+            self.clock.advance(-late)
+        else:  # the operations (or the scenario's own clock moves) ran past the schedule
+            self._due = self.clock.now()
         if self._chore_every_ms and self.clock.now() >= self._next_chore:
             while self._next_chore <= self.clock.now():
                 self._next_chore += self._chore_every_ms
