@@ -1,6 +1,7 @@
 """The `hsim` console script. Each subcommand lives in its own module and takes its argv:
 
     hsim list | run ...        -> hsim.scenario.cli
+    hsim sweep ...             -> hsim.scenario.sweep
     hsim serve ...             -> hsim.thrift.serve
     hsim shell [script]        -> hsim.shell.main
 """
@@ -13,6 +14,7 @@ import sys
 _COMMANDS = {
     "list": ("hsim.scenario.cli", "main_list", "list the scenarios"),
     "run": ("hsim.scenario.cli", "main_run", "run a scenario and write its report"),
+    "sweep": ("hsim.scenario.sweep", "main", "run a scenario over a grid of seeds and parameters"),
     "serve": ("hsim.thrift.serve", "main", "serve the HBase Thrift-1 API on a port"),
     "shell": ("hsim.shell.main", "main", "an HBase shell on an in-process cluster"),
 }
