@@ -40,6 +40,15 @@ def _parser() -> _Parser:
     p.add_argument("--variants", help="run only these variants (comma-separated)")
     p.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--target", metavar="thrift://HOST:PORT",
+                   help="also replay each variant's calls on this Thrift-1 server (a real "
+                        "HBase's thrift gateway) and report observed beside predicted")
+    p.add_argument("--transport", choices=("buffered", "framed"), default="buffered",
+                   help="with --target: the Thrift transport")
+    p.add_argument("--protocol", choices=("binary", "compact"), default="binary",
+                   help="with --target: the Thrift protocol")
+    p.add_argument("--keep", action="store_true",
+                   help="with --target: keep the tables made there (dropped by default)")
     p.add_argument("--debug", action="store_true", help="show tracebacks")
     return p
 
@@ -106,7 +115,12 @@ def _run(argv: list[str]) -> int:
     kwargs = dict(ops=args.ops, seed=args.seed, scale=_scale(args.scale), servers=args.servers,
                   params=_params(args.param), variants=args.variants, out=out,
                   plots=not args.no_plots)
-    if show_progress:
+    if args.target:
+        from hsim.scenario.target import run_on_target, to_markdown as target_markdown
+
+        report, observed = run_on_target(scenario, args.target, transport=args.transport,
+                                         protocol=args.protocol, keep=args.keep, **kwargs)
+    elif show_progress:
         with ProgressBar(scenario.name, err) as bar:
             report = run_scenario(scenario, progress=bar.update, **kwargs)
     else:
@@ -117,6 +131,8 @@ def _run(argv: list[str]) -> int:
         sys.stdout.write(to_markdown(report))
     else:
         print_report(report, report_console(report))
+    if args.target and args.format != "json":
+        sys.stdout.write(target_markdown(args.target, observed))
     return 0
 
 

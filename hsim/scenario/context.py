@@ -54,6 +54,7 @@ class Run:
         self.timeline: list[dict] = []
         self.done = 0
         self._cluster = None
+        self.requests: list | None = None  # the client calls, when recording for --target
         self._on_progress = on_progress
         self._sample_points = sample_points
         self._chore_every_ms = 0
@@ -77,9 +78,17 @@ class Run:
 
     @property
     def admin(self):
+        if self.requests is not None:  # recorded for a replay on a real target
+            from hsim.scenario.target import RecordingAdmin
+
+            return RecordingAdmin(self.cluster.admin, self.requests)
         return self.cluster.admin
 
     def table(self, name):
+        if self.requests is not None:
+            from hsim.scenario.target import RecordingTable
+
+            return RecordingTable(self.cluster.table(name), self.requests)
         return self.cluster.table(name)
 
     # --- pacing ---------------------------------------------------------------------------------

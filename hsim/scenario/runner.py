@@ -84,10 +84,11 @@ def _positive(name: str, value, kind):
 
 def run_scenario(target, *, ops=None, seed=None, scale=None, servers=None, params=None,
                  variants=None, out=None, progress=None, plots: bool = True,
-                 cost_model=None) -> Report:
+                 cost_model=None, record: dict | None = None) -> Report:
     """Run `target` (a scenario name, a path to a scenario file, or a Scenario) and return its
     Report; write report.json, report.md and the plots into `out` when given. `progress` is
-    a callable (description, fraction) or None."""
+    a callable (description, fraction) or None. `record`: a dict that receives, per variant,
+    (its client calls, its cluster), for a replay on a real target (hsim.scenario.target)."""
     scenario = target if isinstance(target, Scenario) else load_scenario(target)
     scenario.validate()
     n_ops, size = resolve_ops(scenario, ops)
@@ -105,7 +106,7 @@ def run_scenario(target, *, ops=None, seed=None, scale=None, servers=None, param
     results = []
     for i, variant in enumerate(chosen):
         results.append(_run_variant(scenario, variant, i, len(chosen), n_ops, seed, scale,
-                                    servers, params, progress, cost_model))
+                                    servers, params, progress, cost_model, record))
     report = Report(scenario.name, scenario.description, scenario.ops_meaning, options,
                     results, [])
     report.claims = _check_claims(scenario, report)
@@ -129,7 +130,7 @@ def _choose_variants(scenario: Scenario, names) -> list:
 
 
 def _run_variant(scenario, variant, index, count, ops, seed, scale, servers, params,
-                 progress, cost_model) -> VariantResult:
+                 progress, cost_model, record=None) -> VariantResult:
     def report_progress(fraction):
         if progress is not None:
             progress(variant.name, (index + fraction) / count)
@@ -139,6 +140,8 @@ def _run_variant(scenario, variant, index, count, ops, seed, scale, servers, par
                   params=params, on_progress=report_progress, cost_model=cost_model)
     except HsimError as e:  # a Config override the engine refuses
         raise ScenarioError(f"variant {variant.name!r}: {e}") from None
+    if record is not None:
+        ctx.requests = []
     report_progress(0.0)
     t0 = time.perf_counter()
     try:
@@ -151,6 +154,8 @@ def _run_variant(scenario, variant, index, count, ops, seed, scale, servers, par
     except Exception as e:  # the scenario's own code: one line, original kept for --debug
         raise ScenarioFailed(scenario.name, f"variant {variant.name!r}", e) from e
     report_progress(1.0)
+    if record is not None:
+        record[variant.name] = (ctx.requests, ctx.cluster if ctx.has_cluster else None)
     return VariantResult(variant.name, variant.description, dict(variant.config),
                          jsonable(variant.params), ctx.metrics, ctx.labels, ctx.units,
                          ctx.series, ctx.timeline, ctx.notes, summary,
