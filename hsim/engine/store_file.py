@@ -9,20 +9,22 @@ the split policy.
 
 from __future__ import annotations
 
-from itertools import takewhile
+from hsim.rowrange import RowRange
 
 
 class StoreFile:
     """A store-file record: what compaction selection reads (`size`, `is_reference`,
     `max_timestamp`, `name`, `create_time`, `is_major`) and the read entry points."""
 
-    __slots__ = ("reader", "name", "lo", "hi", "is_reference", "size", "create_time", "cells")
+    __slots__ = ("reader", "name", "lo", "hi", "rows", "is_reference", "size", "create_time",
+                 "cells")
 
     def __init__(self, reader, lo: bytes | None = None, hi: bytes | None = None,
                  name: str | None = None):
         self.reader = reader
         self.lo = lo  # a reference covers rows [lo, hi); None = unbounded
         self.hi = hi
+        self.rows = RowRange.half_open(lo, hi)  # the rows this file (or half) holds
         self.is_reference = lo is not None or hi is not None
         self.name = name or reader.name
         self.size = reader.size
@@ -74,9 +76,7 @@ class StoreFile:
 
     # --- file skipping (StoreFileScanner.shouldUseScanner) --------------------------------------
     def in_row_range(self, row: bytes) -> bool:
-        if self.lo is not None and row < self.lo:
-            return False
-        if self.hi is not None and row >= self.hi:
+        if self.is_reference and not self.rows.contains(row):
             return False
         first, last = self.reader.first_row, self.reader.last_row
         return first is not None and first <= row <= last
@@ -113,29 +113,19 @@ class StoreFile:
         if lo is not None and (start_row is None or start_row < lo):
             start_row = lo
         it = self.reader.scan(None if start_row is None else (start_row,), io)
-        hi = self.hi
-        if hi is not None:
-            return takewhile(lambda c: c[0] < hi, it)
-        return it
+        return self.rows.clip(it) if self.hi is not None else it
 
     def scan_reversed_rows(self, start_row: bytes | None, stop_row: bytes | None, io):
-        """Rows descending from start_row (inclusive) down to stop_row (exclusive)."""
-        hi, lo = self.hi, self.lo
-        if lo is not None and (stop_row is None or stop_row < lo):
-            stop_row = lo
-        for row, cells in self.reader.scan_reversed_rows(start_row, stop_row, io):
-            if hi is not None and row >= hi:
-                continue
-            yield row, cells
+        """Rows descending from start_row (inclusive) down to stop_row (exclusive), within the
+        rows this file holds (a top half keeps its split row: its lower bound is inclusive)."""
+        rows = self.reader.scan_reversed_rows(start_row, stop_row, io)
+        if not self.is_reference:
+            return rows
+        return self.rows.clip(rows, reversed=True)
 
     def all_cells(self):
         """Every cell of this file (or of its half), for compactions: no cache, no counters."""
         if self.cells is not None:
             return iter(self.cells)
         it = self.reader.cells()
-        lo, hi = self.lo, self.hi
-        if lo is not None:
-            it = (c for c in it if c[0] >= lo)
-        if hi is not None:
-            it = takewhile(lambda c: c[0] < hi, it)
-        return it
+        return self.rows.clip(it) if self.is_reference else it
