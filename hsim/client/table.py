@@ -307,51 +307,78 @@ class Table:
         with self.cluster.lock:
             queries = rq.queries(self._families(), columns, max_versions, tr, raw,
                                  filt is not None)
-            regions = self._state().locator.regions_for_scan(start, stop, reversed)
-        return self._scan_gen(regions, start, stop, prefix, reversed, queries, filt,
-                              max_versions or 1, limit, caching)
+        return self._scan_gen(start, stop, prefix, reversed, queries, filt, max_versions or 1,
+                              limit, caching)
 
-    def _scan_gen(self, regions, start, stop, prefix, reversed, queries, filt, max_versions,
-                  limit, caching):
+    def _scan_gen(self, start, stop, prefix, reversed, queries, filt, max_versions, limit,
+                  caching):
+        """HBase's ClientScanner: a RegionScanner per region in turn, read in batches of
+        `caching` rows, each batch one request. Each region's scanner has its own read point.
+        When a region closes under the scanner (a split), the scan goes on in the region that
+        now holds the rows after the last one returned (before it, when reversed)."""
+        from hsim.regions.region_scanner import RegionScanner
+
         lock = self.cluster.lock
         returned = 0
-        for region in regions:
-            # HBase ships a filter's arguments to each region: a fresh copy per region, which is
-            # why PageFilter limits rows per region rather than per scan.
-            region_filter = None if filt is None else fresh_filter(filt)
-            with lock:
-                # opening the region's scanner is the request that also returns its first batch
-                now = self.cluster.tick()
-                rows = region.scan(start, stop, queries, now, None, reversed=reversed,
-                                   filt=region_filter, max_versions=max_versions)
-            first = True
+        # Where the next region scanner opens: forward, rows from `pos` on (inclusive);
+        # reversed, rows from `pos` down, or only rows under `below` once some were returned.
+        pos, below = start, None
+        scanner = region = None
+        try:
             while True:
-                batch = []
                 want = caching if limit is None else min(caching, limit - returned)
                 with lock:
-                    if not first:
-                        self.cluster.tick()  # each further batch is one more request
-                    first = False
-                    for row, cells in rows:
-                        if prefix is not None and not row.startswith(prefix):
-                            if reversed and row > prefix:
-                                continue
-                            batch.append(None)
-                            break
-                        batch.append(cells)
-                        if len(batch) >= want:
-                            break
+                    now = self.cluster.tick()  # each batch is one request
+                    if scanner is None or scanner.closed_under_it:
+                        region = self._region_for_scan(pos, below, reversed)
+                        # HBase ships the scan's filter to each region: a fresh copy per region
+                        # scanner, which is why PageFilter limits rows per region
+                        scanner = RegionScanner(
+                            region, pos, stop, queries, now, reversed=reversed,
+                            filt=None if filt is None else fresh_filter(filt),
+                            max_versions=max_versions, below=below)
+                    rows = scanner.next_rows(want)
                     if region.server is not None:
-                        region.server.note_read(len(batch))
-                for cells in batch:
-                    if cells is None:
+                        region.server.note_read(len(rows))
+                for row, cells in rows:
+                    if prefix is not None and not row.startswith(prefix):
+                        if reversed and row > prefix:
+                            continue
                         return
                     yield cells
                     returned += 1
                     if limit is not None and returned >= limit:
                         return
-                if len(batch) < want:
-                    break
+                if rows:
+                    if reversed:
+                        below = rows[-1][0]
+                    else:
+                        pos = rows[-1][0] + b"\x00"  # the first row after the last returned
+                if not scanner.exhausted:
+                    continue
+                # the region is done: on to the next one in scan order
+                if reversed:
+                    edge = region.start_key
+                    if not edge or (stop is not None and edge <= stop):
+                        return
+                    below = edge
+                else:
+                    edge = region.end_key
+                    if not edge or (stop is not None and edge >= stop):
+                        return
+                    pos = edge
+                scanner = None
+        finally:
+            if scanner is not None:
+                scanner.close()
+
+    def _region_for_scan(self, pos, below, reversed):
+        locator = self._state().locator
+        if not reversed:
+            return locator.locate(pos or b"")
+        if below is not None:
+            return locator.region_before(below)
+        return locator.regions[-1] if pos is None else locator.locate(pos)
 
     def count(self, **scan_args) -> int:
         return sum(1 for _ in self.scan(**scan_args))

@@ -233,13 +233,18 @@ class CompactionMatcher:
     MinorCompactionScanQueryMatcher); `drop_deletes=True` is COMPACT_DROP_DELETES (a compaction
     of all the store's files: MajorCompactionScanQueryMatcher). Dropped cells are tallied by
     cause in `dropped` (deleted, expired, versions, markers).
+
+    `max_read_point`: the smallest read point of the scanners open on the region (None: none
+    open). A cell written after it may still be invisible to one of them, so, as HBase's
+    matchers do with maxReadPointToTrackVersions, a delete marker above it masks nothing yet and
+    a put above it is not counted against VERSIONS: what an open scanner still needs survives.
     """
 
     __slots__ = ("now", "oldest", "min_versions", "max_versions", "kdc", "drop_deletes",
-                 "earliest_put_ts", "purge_ms", "dropped")
+                 "earliest_put_ts", "purge_ms", "dropped", "max_read_point")
 
     def __init__(self, family, now: int, drop_deletes: bool, earliest_put_ts: int = _NEG_INF,
-                 time_to_purge_deletes_ms: int = 0):
+                 time_to_purge_deletes_ms: int = 0, max_read_point: int | None = None):
         self.now = now
         self.oldest = oldest_unexpired(family.ttl_ms, now)
         self.min_versions = family.min_versions
@@ -249,6 +254,7 @@ class CompactionMatcher:
         self.earliest_put_ts = earliest_put_ts
         self.purge_ms = time_to_purge_deletes_ms
         self.dropped = {"deleted": 0, "expired": 0, "versions": 0, "markers": 0}
+        self.max_read_point = max_read_point
 
     def match_all(self, cells: list, one_cell_rows: bool = False) -> list:
         """The kept cells of many rows (`cells` in HBase order, as a flush or compaction
@@ -288,6 +294,8 @@ class CompactionMatcher:
         earliest = self.earliest_put_ts
         purge = self.purge_ms
         dropped = self.dropped
+        # a cell whose -seq is below this was written after the smallest open read point
+        unseen = _NEG_INF if self.max_read_point is None else -self.max_read_point
         out = []
         has_fs = False
         fam_stamp = 0
@@ -320,6 +328,9 @@ class CompactionMatcher:
                 dropped["expired"] += 1
                 continue
             if code != 4:
+                if c[5] < unseen:  # "we should not use this delete marker to mask any cell yet"
+                    out.append(c)
+                    continue
                 # CompactionScanQueryMatcher.trackDelete
                 if kdc is False or (kdc == "TTL" and ts < oldest):
                     if not has_fs or ts > fam_stamp:
@@ -368,7 +379,10 @@ class CompactionMatcher:
                             dropped["deleted"] += 1
                             continue
                     del_q = None
-            # ScanWildcardColumnTracker.checkVersions
+            # ScanWildcardColumnTracker.checkVersions (ignoreCount above the read point)
+            if c[5] < unseen:
+                out.append(c)
+                continue
             if prev is not None and prev[0] == ts and prev[1] == code:
                 dropped["versions"] += 1
                 continue

@@ -124,9 +124,15 @@ class Store:
         return visible
 
     def scan(self, start_row: bytes | None, stop_row: bytes | None, query: ScanQuery, now: int,
-             io: IOCounters, reversed: bool = False):
+             io: IOCounters, reversed: bool = False, read_point: int | None = None,
+             files: list | None = None):
         """(row, visible cells) for the rows of this family in [start_row, stop_row), or, when
-        reversed, from start_row (inclusive) down to stop_row (exclusive)."""
+        reversed, from start_row (inclusive) down to stop_row (exclusive).
+
+        `read_point`: only cells written at or before it are seen (an open region scanner's
+        MVCC read point; None when nothing was written since it opened). `files`: the store
+        files the scanner holds (those of its opening plus those flushed since; the inputs of a
+        compaction stay its files until it closes), instead of the current ones."""
         tr_min, tr_max = query.time_range
         cutoff = self._expired_cutoff(now, query.raw)
         use_memstore = self._memstore_passes(tr_min, tr_max)
@@ -138,29 +144,31 @@ class Store:
         if trace is not None:
             mark = len(trace)
             trace.append(("memstore", self.name, 0 if use_memstore else None))
-        files = []
-        for sf in self.files:
+        chosen = []
+        for sf in self.files if files is None else files:
             fio = io if trace is None else _traced(trace, self.name, sf)
             if not sf.overlaps(lo, None if hi is None else hi + (b"\x00" if reversed else b"")):
                 fio.files_skipped_key_range += 1
             elif not sf.passes_time_range(tr_min, tr_max, cutoff):
                 fio.files_skipped_time_range += 1
             else:
-                files.append((sf, fio))
+                chosen.append((sf, fio))
         match = UserMatcher(self.family, query, now).match
         if reversed:
             sources = []
             if use_memstore:
                 for src in self.memstore.scan_sources_reversed(start_row):
                     sources.append(scanner.memstore_rows_reversed(src, stop_row))
-            for sf, fio in files:
+            for sf, fio in chosen:
                 sources.append(sf.scan_reversed_rows(start_row, stop_row, fio))
             rows = scanner.rows_reversed(sources)
         else:
             sources = self.memstore.scan_sources(start_row) if use_memstore else []
-            for sf, fio in files:
+            for sf, fio in chosen:
                 sources.append(sf.scan(start_row, fio))
             rows = scanner.rows_forward(sources, stop_row)
+        if read_point is not None:
+            rows = _as_of(rows, -read_point)
         if trace is not None:
             yield from _traced_rows(rows, match, io, trace, mark, self.name)
             return
@@ -171,16 +179,19 @@ class Store:
                 yield row, visible
 
     # --- flush ----------------------------------------------------------------------------------
-    def flush(self, now: int, max_seq_id: int) -> StoreFile | None:
+    def flush(self, now: int, max_seq_id: int,
+              smallest_read_point: int | None = None) -> StoreFile | None:
         """Write the MemStore snapshot to a new HFile (StoreFlusher: a COMPACT_RETAIN_DELETES
-        pass, so versions beyond VERSIONS, expired cells and masked puts are not written)."""
+        pass, so versions beyond VERSIONS, expired cells and masked puts are not written, except
+        what a scanner open at `smallest_read_point` still needs)."""
         ms = self.memstore
         include_tags = ms.has_tags
         snap = ms.take_snapshot()
         if not snap:
             ms.clear_snapshot()
             return None
-        matcher = CompactionMatcher(self.family, now, drop_deletes=False)
+        matcher = CompactionMatcher(self.family, now, drop_deletes=False,
+                                    max_read_point=smallest_read_point)
         writer = HFileWriter(self.family, self.config, include_tags=include_tags)
         with gc_paused():
             out = matcher.match_all(snap)
@@ -334,6 +345,14 @@ class Store:
         c.cells_dropped_expired += dropped["expired"]
         c.cells_dropped_versions += dropped["versions"]
         c.markers_dropped += dropped["markers"]
+
+
+def _as_of(rows, neg_read_point: int):
+    """Rows as of a read point: cells written after it (sequence id above it) left out."""
+    for row, cells in rows:
+        seen = [c for c in cells if c[5] >= neg_read_point]
+        if seen:
+            yield row, seen
 
 
 # --- tracing for `explain` (hsim.inspect) ---------------------------------------------------------

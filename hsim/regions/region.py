@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import heapq
+import weakref
 from itertools import groupby
 from operator import itemgetter
 
@@ -55,6 +56,8 @@ class Region:
         self.memstore_heap = 0
         self.closed = False
         self.splitting = False
+        # open RegionScanners (region_scanner.py): their read points and pinned store files
+        self.scanners: weakref.WeakSet = weakref.WeakSet()
         self.stores: dict[bytes, Store] = {}
         self.set_block_cache(block_cache)
         self.split_policy = split_policy.create(
@@ -174,9 +177,14 @@ class Region:
 
     def scan(self, start_row: bytes | None, stop_row: bytes | None, queries: dict, now: int,
              io: IOCounters | None = None, reversed: bool = False, filt=None,
-             max_versions: int = 1):
+             max_versions: int = 1, read_point: int | None = None, files: dict | None = None,
+             below: bytes | None = None):
         """(row, cells) for this region's rows within the scan's bounds, clipped to the region,
-        in row order (descending when reversed). Every row returned counts as a read request."""
+        in row order (descending when reversed). Every row returned counts as a read request.
+        A RegionScanner passes its `read_point`, its pinned `files` per family, and, going on
+        backwards, `below`: only rows under it (the last row it returned)."""
+        if read_point is not None and read_point >= self.seq_id:
+            read_point = None  # nothing written since: no cell to hide
         for fam in queries:
             self.store(fam)
         if reversed:
@@ -190,9 +198,12 @@ class Region:
             if self.start_key and (lower is None or lower < self.start_key):
                 lower = None
             sources = [s.scan(upper, lower, q, now, s.counters.io if io is None else io,
-                              reversed=True)
-                       for s, q in ((self.stores[f], q) for f, q in queries.items())]
+                              reversed=True, read_point=read_point,
+                              files=None if files is None else files[f])
+                       for f, s, q in ((f, self.stores[f], q) for f, q in queries.items())]
             rows = _merge_rows(sources, reversed=True)
+            if below is not None:
+                rows = _rows_below(rows, below)
             if clip_hi is not None:
                 rows = ((r, c) for r, c in rows if r < clip_hi)
             if self.start_key:
@@ -205,8 +216,9 @@ class Region:
             stop = stop_row
             if self.end_key and (stop is None or stop > self.end_key):
                 stop = self.end_key
-            sources = [s.scan(start, stop, q, now, s.counters.io if io is None else io)
-                       for s, q in ((self.stores[f], q) for f, q in queries.items())]
+            sources = [s.scan(start, stop, q, now, s.counters.io if io is None else io,
+                              read_point=read_point, files=None if files is None else files[f])
+                       for f, s, q in ((f, self.stores[f], q) for f, q in queries.items())]
             rows = _merge_rows(sources, reversed=False)
         if filt is not None:
             from hsim.filters.apply import scan_rows
@@ -232,11 +244,16 @@ class Region:
         chosen = stores if force_all else flush_policy.stores_to_flush(stores, self.flush_size,
                                                                       self.config)
         flushed = []
+        scanners = list(self.scanners)
+        smallest = min((sc.read_point for sc in scanners), default=None)
         for s in chosen:
             before = s.memstore.heap_size
             if before == 0:
                 continue
-            s.flush(now, self.seq_id)
+            sf = s.flush(now, self.seq_id, smallest)
+            if sf is not None:
+                for sc in scanners:  # ChangedReadersObserver: the flushed cells move to sf
+                    sc.flushed(s.name, sf)
             self.memstore_heap -= before
             if self.server is not None:
                 self.server.memstore_heap -= before
@@ -324,6 +341,13 @@ def _group_rows(merged):
             yield row, parts[0]
         else:
             yield row, [c for p in parts for c in p]
+
+
+def _rows_below(rows, row: bytes):
+    """A reversed stream from `row` down, without `row` itself and anything above it."""
+    for item in rows:
+        if item[0] < row:
+            yield item
 
 
 def _takewhile_rows(rows, keep):

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 
 
 class RegionLocator:
@@ -22,24 +22,6 @@ class RegionLocator:
         """The region whose [start, end) holds `row`."""
         return self.regions[bisect_right(self.start_keys, row) - 1]
 
-    def regions_for_scan(self, start_row: bytes | None, stop_row: bytes | None,
-                         reversed: bool = False) -> list:
-        """The regions a scan visits, in visiting order."""
-        if reversed:
-            hi, lo = start_row, stop_row
-        else:
-            lo, hi = start_row, stop_row
-        i = 0 if not lo else bisect_right(self.start_keys, lo) - 1
-        if not hi:
-            j = len(self.regions)
-        elif reversed:
-            j = bisect_right(self.start_keys, hi)  # start row inclusive
-        else:
-            j = bisect_right(self.start_keys, hi)
-            # a forward stop row equal to a region's start key excludes that region
-            if j > 0 and self.start_keys[j - 1] == hi and j - 1 > i:
-                j -= 1
-        out = self.regions[max(i, 0):j]
-        if reversed:
-            out = out[::-1]
-        return out
+    def region_before(self, row: bytes):
+        """The region holding the rows just below `row` (a reversed scan's next region)."""
+        return self.regions[max(0, bisect_left(self.start_keys, row) - 1)]

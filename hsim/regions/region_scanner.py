@@ -1,0 +1,75 @@
+"""RegionScanner (HBase's RegionScannerImpl): a scan of one region at one read point, read in
+batches, each batch one request.
+
+It takes the region's MVCC read point when it opens (the sequence id of the last applied
+mutation, MultiVersionConcurrencyControl.getReadPoint) and sees only cells written at or before
+it, however many puts and deletes land while it is open. It holds the store files it opened on
+(StoreScanner's scanners): a compaction does not take them away (the compacted files live on
+until the scanner closes), and a flush hands it the new file in place of the MemStore cells it
+wrote (StoreScanner.updateReaders, through ChangedReadersObserver). Each batch reads on from
+just after the last row it returned, so what it returns does not depend on how the store
+changed in between. A split closes the region; the client then opens a scanner on the daughter
+after the last row it got (ClientScanner on NotServingRegionException), at a new read point.
+"""
+
+from __future__ import annotations
+
+
+class RegionScanner:
+    __slots__ = ("region", "read_point", "files", "start", "stop", "queries", "now", "reversed",
+                 "filt", "max_versions", "last_row", "exhausted", "__weakref__")
+
+    def __init__(self, region, start: bytes | None, stop: bytes | None, queries: dict, now: int,
+                 reversed: bool = False, filt=None, max_versions: int = 1,
+                 below: bytes | None = None):
+        """`start`/`stop` as Region.scan takes them; `below`: going on backwards under a row
+        already returned (after a split)."""
+        for fam in queries:
+            region.store(fam)  # NoSuchColumnFamilyError before anything opens
+        self.region = region
+        self.read_point = region.seq_id
+        self.files = {f: list(region.stores[f].files) for f in queries}
+        self.start, self.stop = start, stop
+        self.queries, self.now = queries, now
+        self.reversed, self.filt, self.max_versions = reversed, filt, max_versions
+        self.last_row = below  # forward: None until a row is returned
+        self.exhausted = False
+        region.scanners.add(self)
+
+    @property
+    def closed_under_it(self) -> bool:
+        """The region closed (split, merged, unassigned) while this scanner was open."""
+        return self.region.closed
+
+    def flushed(self, family: bytes, store_file) -> None:
+        if family in self.files:
+            self.files[family].append(store_file)
+
+    def next_rows(self, n: int) -> list:
+        """Up to `n` (row, cells) after the last row returned; fewer means the region is done."""
+        if self.exhausted:
+            return []
+        last = self.last_row
+        if self.reversed:
+            start, below = (self.start if last is None else last), last
+        else:
+            start, below = (self.start if last is None else last + b"\x00"), None
+        rows = self.region.scan(start, self.stop, self.queries, self.now, reversed=self.reversed,
+                                filt=self.filt, max_versions=self.max_versions,
+                                read_point=self.read_point, files=self.files, below=below)
+        out = []
+        for item in rows:
+            out.append(item)
+            if len(out) >= n:
+                break
+        if hasattr(rows, "close"):
+            rows.close()  # the generator chain ends here; nothing stays open between batches
+        if out:
+            self.last_row = out[-1][0]
+        if len(out) < n:
+            self.close()
+        return out
+
+    def close(self) -> None:
+        self.exhausted = True
+        self.region.scanners.discard(self)
