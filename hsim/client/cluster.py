@@ -49,6 +49,18 @@ class Cluster:
         with self.lock:
             return self.master.metrics()
 
+    def check_invariants(self) -> None:
+        """Raise AssertionError naming every broken invariant: regions tile each table's key
+        space, every region is on the server that lists it, memstore cells and store files lie
+        in their region's range (reference halves included), memstore sizes equal their cells'
+        and add up per region and server, the block cache's books balance."""
+        from hsim.regions.invariants import problems
+
+        with self.lock:
+            found = problems(self.master)
+        if found:
+            raise AssertionError("; ".join(found))
+
     @property
     def region_servers(self) -> list:
         return self.master.servers

@@ -304,43 +304,25 @@ class Table:
             raise InvalidArgumentError("limit must be positive")
         filt = _filter(filter)
         tr = rq.time_range(time_range, timestamp)
+        from hsim.client.client_scanner import ClientScanner
+
         with self.cluster.lock:
             queries = rq.queries(self._families(), columns, max_versions, tr, raw,
                                  filt is not None)
-        return self._scan_gen(start, stop, prefix, reversed, queries, filt, max_versions or 1,
-                              limit, caching)
+            cs = ClientScanner(self, start, stop, reversed, queries, filt, max_versions or 1,
+                               caching, fresh_filter)
+            # opening the scan is a request that returns the first batch: the read point is
+            # taken now, when the scan is asked for
+            first = cs.next_batch(caching if limit is None else min(caching, limit))
+        return self._scan_gen(cs, first, prefix, reversed, limit, caching)
 
-    def _scan_gen(self, start, stop, prefix, reversed, queries, filt, max_versions, limit,
-                  caching):
-        """HBase's ClientScanner: a RegionScanner per region in turn, read in batches of
-        `caching` rows, each batch one request. Each region's scanner has its own read point.
-        When a region closes under the scanner (a split), the scan goes on in the region that
-        now holds the rows after the last one returned (before it, when reversed)."""
-        from hsim.regions.region_scanner import RegionScanner
-
+    def _scan_gen(self, cs, batch, prefix, reversed, limit, caching):
+        """Rows as lists of cells from a ClientScanner, batch by batch."""
         lock = self.cluster.lock
         returned = 0
-        # Where the next region scanner opens: forward, rows from `pos` on (inclusive);
-        # reversed, rows from `pos` down, or only rows under `below` once some were returned.
-        pos, below = start, None
-        scanner = region = None
         try:
-            while True:
-                want = caching if limit is None else min(caching, limit - returned)
-                with lock:
-                    now = self.cluster.tick()  # each batch is one request
-                    if scanner is None or scanner.closed_under_it:
-                        region = self._region_for_scan(pos, below, reversed)
-                        # HBase ships the scan's filter to each region: a fresh copy per region
-                        # scanner, which is why PageFilter limits rows per region
-                        scanner = RegionScanner(
-                            region, pos, stop, queries, now, reversed=reversed,
-                            filt=None if filt is None else fresh_filter(filt),
-                            max_versions=max_versions, below=below)
-                    rows = scanner.next_rows(want)
-                    if region.server is not None:
-                        region.server.note_read(len(rows))
-                for row, cells in rows:
+            while batch:
+                for row, cells in batch:
                     if prefix is not None and not row.startswith(prefix):
                         if reversed and row > prefix:
                             continue
@@ -349,36 +331,12 @@ class Table:
                     returned += 1
                     if limit is not None and returned >= limit:
                         return
-                if rows:
-                    if reversed:
-                        below = rows[-1][0]
-                    else:
-                        pos = rows[-1][0] + b"\x00"  # the first row after the last returned
-                if not scanner.exhausted:
-                    continue
-                # the region is done: on to the next one in scan order
-                if reversed:
-                    edge = region.start_key
-                    if not edge or (stop is not None and edge <= stop):
-                        return
-                    below = edge
-                else:
-                    edge = region.end_key
-                    if not edge or (stop is not None and edge >= stop):
-                        return
-                    pos = edge
-                scanner = None
+                want = caching if limit is None else min(caching, limit - returned)
+                with lock:
+                    batch = cs.next_batch(want)
         finally:
-            if scanner is not None:
-                scanner.close()
-
-    def _region_for_scan(self, pos, below, reversed):
-        locator = self._state().locator
-        if not reversed:
-            return locator.locate(pos or b"")
-        if below is not None:
-            return locator.region_before(below)
-        return locator.regions[-1] if pos is None else locator.locate(pos)
+            with lock:
+                cs.close()
 
     def count(self, **scan_args) -> int:
         return sum(1 for _ in self.scan(**scan_args))

@@ -47,6 +47,18 @@ class BlockCache:
         self.evictions = 0  # blocks evicted
         self.eviction_runs = 0
 
+    def problems(self) -> list[str]:
+        """What does not add up in the cache's own bookkeeping (for Cluster.check_invariants)."""
+        out = []
+        for prio, bucket in enumerate(self._buckets):
+            if sum(size for _, size in bucket.values()) != self._bucket_sizes[prio]:
+                out.append(f"block cache bucket {prio}: sizes do not add up")
+        if sum(self._bucket_sizes) != self.size:
+            out.append(f"block cache size {self.size} != sum of its buckets")
+        if sum(len(b) for b in self._buckets) != len(self._priority):
+            out.append("block cache: blocks and priorities disagree")
+        return out
+
     @property
     def block_count(self) -> int:
         return len(self._priority)

@@ -89,6 +89,19 @@ class MemStore:
         self.snapshot = []
         self.snapshot_data_size = self.snapshot_heap_size = 0
 
+    def problems(self) -> list[str]:
+        """Whether the running sizes equal the cells' own (for Cluster.check_invariants): the
+        cells are added again to a fresh MemStore, so the size formula stays in `add` alone."""
+        fresh = MemStore()
+        for c in self.active:
+            fresh.add(c)
+        out = []
+        if (fresh.data_size, fresh.heap_size, fresh.cells_count) != \
+                (self.data_size, self.heap_size, self.cells_count):
+            out.append(f"memstore sizes {(self.data_size, self.heap_size, self.cells_count)} "
+                       f"!= its cells' {(fresh.data_size, fresh.heap_size, fresh.cells_count)}")
+        return out
+
     def is_empty(self) -> bool:
         return not self.active and not self.snapshot
 

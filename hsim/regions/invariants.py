@@ -1,0 +1,75 @@
+"""What must hold of a cluster between any two requests (Cluster.check_invariants): the
+model-based tests check it after every step, so a flush, compaction, split or move that
+breaks the books is caught where it happens, not by a wrong answer later."""
+
+from __future__ import annotations
+
+from hsim.rowrange import RowRange
+
+
+def problems(master) -> list[str]:
+    """Every broken invariant, as one sentence each (empty when all hold)."""
+    out: list[str] = []
+    hosted = {}
+    for srv in master.servers:
+        out += srv.block_cache.problems()
+        for r in srv.regions.values():
+            if r.server is not srv:
+                out.append(f"{r.name} is listed by {srv.name} but names another server")
+            hosted[id(r)] = srv
+        heap = sum(r.memstore_heap for r in srv.regions.values())
+        if heap != srv.memstore_heap:
+            out.append(f"{srv.name}: memstore {srv.memstore_heap} != its regions' {heap}")
+    for name, st in master.tables.items():
+        regions = st.locator.regions
+        out += _tiling(name, regions)
+        for r in regions:
+            if st.enabled and id(r) not in hosted:
+                out.append(f"{r.name} is in {name}'s locator but on no server")
+            out += _region(r)
+    return out
+
+
+def _tiling(table: str, regions: list) -> list[str]:
+    """The regions tile the table's key space: from the first row to the last, no gap or
+    overlap."""
+    if not regions:
+        return [f"{table} has no region"]
+    out = []
+    if regions[0].start_key != b"":
+        out.append(f"{table}: the first region starts at {regions[0].start_key!r}")
+    if regions[-1].end_key != b"":
+        out.append(f"{table}: the last region ends at {regions[-1].end_key!r}")
+    for a, b in zip(regions, regions[1:]):
+        if a.end_key != b.start_key:
+            out.append(f"{table}: gap or overlap between {a.end_key!r} and {b.start_key!r}")
+    return out
+
+
+def _region(r) -> list[str]:
+    out = []
+    keys = RowRange.half_open(r.start_key, r.end_key)
+    heap = 0
+    for fam, s in r.stores.items():
+        ms = s.memstore
+        heap += ms.heap_size + ms.snapshot_heap_size
+        out += [f"{r.name}/{fam!r}: {p}" for p in ms.problems()]
+        for c in ms.active:
+            if not keys.contains(c[0]):
+                out.append(f"{r.name}/{fam!r}: memstore row {c[0]!r} outside the region")
+                break
+        for sf in s.files:
+            lo = sf.first_row
+            hi = sf.reader.last_row if not sf.is_reference else None
+            if lo is not None and not keys.contains(lo):
+                out.append(f"{r.name}/{fam!r}: file {sf.name} starts at {lo!r}, outside")
+            if hi is not None and not keys.contains(hi):
+                out.append(f"{r.name}/{fam!r}: file {sf.name} ends at {hi!r}, outside")
+            if sf.is_reference and ((r.start_key and (sf.lo or b"") < r.start_key) or
+                                    (r.end_key and (sf.hi is None or sf.hi > r.end_key))):
+                out.append(f"{r.name}/{fam!r}: reference {sf.name} reaches outside")
+        if s.files != sorted(s.files, key=lambda f: f.max_seq_id):
+            out.append(f"{r.name}/{fam!r}: files not in sequence-id order")
+    if heap != r.memstore_heap:
+        out.append(f"{r.name}: memstore {r.memstore_heap} != its stores' {heap}")
+    return out
