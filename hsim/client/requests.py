@@ -39,7 +39,7 @@ def time_range(time_range=None, timestamp=None) -> tuple[int, int]:
         return (0, LATEST_TIMESTAMP)
     if not isinstance(time_range, (tuple, list)) or len(time_range) != 2:
         raise validation.type_error("time_range", "a (min, max) pair", time_range)
-    lo, hi = (validation.integer(x, "time_range bound", 0 - (1 << 63)) for x in time_range)
+    lo, hi = (validation.integer(x, "time_range bound") for x in time_range)
     if lo < 0 or hi < 0:
         raise InvalidArgumentError(
             f"Timestamp cannot be negative. minStamp:{lo}, maxStamp:{hi}")
