@@ -58,7 +58,7 @@ class HbaseHandler:
     def __init__(self, cluster):
         self.cluster = cluster
         self.admin = cluster.admin
-        self.scanners = Scanners()
+        self.scanners = Scanners(cluster.config.scanner_timeout_ms)
 
     def _table(self, name):
         return self.cluster.table(_table_name(name))
