@@ -161,6 +161,8 @@ class Table:
             raise InvalidArgumentError("No columns to append")
         row, ttl, max_size = v.row(row), _ttl(ttl_ms), self.cluster.config.keyvalue_max_size
         deltas = {col: (self._column(col), v.to_bytes(d, "value")) for col, d in data.items()}
+        for (fam, q), delta in deltas.values():  # the request's cells, as checkCellSizeLimit
+            v.cell_size(row, fam, q, delta, max_size)
         with self.cluster.lock:
             now = self.cluster.tick()
             current = self._current_cells(row, list(data), now)
@@ -168,7 +170,6 @@ class Table:
             for col, ((fam, q), delta) in deltas.items():
                 old = current.get((fam, q))
                 value = delta if old is None else old.value + delta
-                v.cell_size(row, fam, q, value, max_size)
                 ts = now if old is None else max(old.timestamp + 1, now)
                 entries.append((fam, q, ts, _PUT, value, ttl))
                 result[b(col)] = value
