@@ -132,7 +132,7 @@ class Shell:
             if self.exited:
                 break
             if echo:
-                self.out.write(self.prompt() + line + "\n")
+                self.out.write(self.prompt() + parser.to_text(line) + "\n")
             self.feed(line)
         if self.buffer.strip():
             self.buffer = ""
