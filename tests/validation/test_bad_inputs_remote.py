@@ -205,7 +205,8 @@ def test_shell_script_exit_status(tmp_path, capsys):
 
 # --- hsim serve's flags: exit 2, one usage line, the reason ----------------------------------
 SERVE_CASES = [
-    ("port-too-big", ["--port", "70000"], "argument --port: must be between 0 and 65535, not 70000"),
+    ("port-too-big", ["--port", "70000"],
+     "argument --port: must be between 0 and 65535, not 70000"),
     ("port-negative", ["--port", "-1"], "argument --port: must be between 0 and 65535, not -1"),
     ("port-not-int", ["--port", "x"], "argument --port: invalid int value: 'x'"),
     ("servers-zero", ["--servers", "0"], "argument --servers: must be between 1 and 1000"),
