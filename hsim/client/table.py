@@ -226,6 +226,9 @@ class Table:
     def mutate_rows(self, mutations: list) -> None:
         """Apply a list of Mutation records, as one request; each row's mutations as one atomic
         row mutation."""
+        if not isinstance(mutations, (list, tuple)) or \
+                not all(isinstance(m, Mutation) for m in mutations):
+            raise v.type_error("mutations", "a list of Mutation", mutations)
         by_row: dict[bytes, list] = {}
         for m in mutations:  # client-side checks of every mutation before anything is sent
             row = v.row(m.row)
