@@ -163,3 +163,20 @@ def test_accept_backs_off_when_out_of_descriptors(cluster, monkeypatch):
     srv._listener = _FullListener(srv, failures=8)
     srv.serve_forever()
     assert waits[:3] == [0.01, 0.02, 0.04] and max(waits) == 1.0  # doubling, capped
+
+
+@pytest.mark.parametrize("caching", [0, -1])
+def test_thrift_scan_caching_not_positive_ends(cluster, caching):
+    from hsim.thrift.handler import HbaseHandler
+    from hsim.thrift.idl import ttypes
+
+    t = cluster.table("t")
+    for i in range(3):
+        t.put(b"r%d" % i, {b"f:a": b"v"})
+    handler = HbaseHandler(cluster)
+    sid = handler.scannerOpenWithScan(b"t", ttypes.TScan(caching=caching), {})
+    assert handler.scannerGetList(sid, 0) == []
+    assert len(handler.scannerGetList(sid, 10)) == 3
+    assert handler.scannerGetList(sid, 10) == []
+    with pytest.raises(Exception, match="scanner ID is invalid"):
+        handler.scannerGetList(sid + 1, 1)
