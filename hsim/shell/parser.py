@@ -102,10 +102,9 @@ def _read_string(text: str, i: int, quote: str) -> tuple[str, int]:
                 if not m:
                     raise ShellSyntaxError("invalid Unicode escape")
                 for code in (int(c, 16) for c in (m.group(1) or m.group(2)).split()):
-                    if code > 0x10FFFF:  # Ruby's lexer: no such character
-                        raise ShellSyntaxError("invalid Unicode codepoint (too large)")
-                    if 0xD800 <= code <= 0xDFFF:
-                        raise ShellSyntaxError("invalid Unicode codepoint")
+                    if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:  # Ruby's lexer refuses
+                        big = " (too large)" if code > 0x10FFFF else ""
+                        raise ShellSyntaxError(f"invalid Unicode codepoint{big}")
                     out.append(chr(code))
                 i += 2 + len(m.group())
                 continue
@@ -396,9 +395,7 @@ def _describe(tok) -> str:
 def parse_statements(text: str) -> list[Statement]:
     """Every statement of a script (lines, or `;`-separated). Raises Incomplete when the text
     ends inside a statement, ShellSyntaxError when it cannot parse."""
-    toks = tokenize(text)
-    _check_nesting(toks)
-    p = _Parser(toks)
+    p = _Parser(_check_nesting(tokenize(text)))
     out = []
     while True:
         st = p.statement()
@@ -410,15 +407,13 @@ def parse_statements(text: str) -> list[Statement]:
 MAX_NESTING = 100  # brackets and braces deep; the recursive parser stays within Python's stack
 
 
-def _check_nesting(toks) -> None:
+def _check_nesting(toks) -> list:
     depth = 0
     for kind, val in toks:
-        if kind == "op" and val in ("(", "[", "{"):
-            depth += 1
-            if depth > MAX_NESTING:
-                raise ShellSyntaxError(f"nesting deeper than {MAX_NESTING} brackets")
-        elif kind == "op" and val in (")", "]", "}"):
-            depth -= 1
+        depth += (val in ("(", "[", "{")) - (val in (")", "]", "}")) if kind == "op" else 0
+        if depth > MAX_NESTING:
+            raise ShellSyntaxError(f"nesting deeper than {MAX_NESTING} brackets")
+    return toks
 
 
 def parse(text: str) -> Statement | None:
