@@ -84,7 +84,8 @@ def increment_amount(value) -> int:
 
 
 def java_long(value: int) -> int:
-    """Java long arithmetic: Bytes.toLong(old) + amount wraps around (no overflow check)."""
+    """HRegion.reckonDeltasByStore adds `getLongValue(current) + deltaAmount` as Java longs:
+    the sum wraps around, with no overflow check."""
     return (value + (1 << 63)) % (1 << 64) - (1 << 63)
 
 
