@@ -264,6 +264,10 @@ class Table:
             timestamp: int | None = None, raw: bool = False, filter=None) -> list:
         """The row's cells in HBase order (families, qualifiers, newest version first)."""
         row = v.row(row)
+        rq.time_range(time_range, timestamp)  # Get's own checks, before the request is sent
+        rq.queries({}, None, max_versions, None, raw, False)
+        for col in [columns] if isinstance(columns, (bytes, str)) else columns or ():
+            rq.split_column(col, require_qualifier=False)
         with self.cluster.lock:
             return self._get(row, columns, max_versions, time_range, timestamp, raw, filter,
                              now=self.cluster.tick())

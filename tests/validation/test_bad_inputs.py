@@ -454,3 +454,21 @@ def test_bad_input_changes_nothing(target, call, exc, message):
 def test_the_suite_is_big_enough():
     assert len(CASES) >= 120
     assert len({c[0] for c in CASES}) == len(CASES)
+
+
+CLIENT_SIDE = [c for c in CASES if c[1] == T and c[3] in (TypeError, IA)
+               and not c[0].startswith(("table-", "scan-bad-filter"))]
+
+
+@pytest.mark.parametrize("call,exc", [(c[2], c[3]) for c in CLIENT_SIDE],
+                         ids=[c[0] for c in CLIENT_SIDE])
+def test_client_side_rejections_send_no_request(call, exc):
+    """A request the client refuses never reaches a region server: the cluster's clock, which
+    moves once per request, stands where it was."""
+    c = hsim.Cluster(clock=hsim.TickingClock(1_000))
+    c.admin.create_table("t", {"f": None, "g": None})
+    c.table("t").put(b"r2", {b"f:a": b"\x00" * 8})
+    before = c.clock.now()
+    with pytest.raises(exc):
+        call(c.table("t"))
+    assert c.clock.now() == before
