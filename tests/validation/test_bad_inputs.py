@@ -262,6 +262,7 @@ CASES = [
     # --- tables by name ---
     ("table-bad-name", T, lambda t: t.cluster.table("bad name").get(b"r1"), IA,
      "Illegal character"),
+    ("table-bad-utf8-name", T, lambda t: t.cluster.table(b"\xff"), IA, "Illegal character"),
     ("table-int-name", T, lambda t: t.cluster.table(5), TypeError,
      "table name must be str or bytes"),
     ("table-missing", T, lambda t: t.cluster.table("nope").get(b"r1"), E.TableNotFoundError,
