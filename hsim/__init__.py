@@ -16,6 +16,8 @@ from hsim.errors import (DoNotRetryError, FilterParseError, HsimError, Incompati
                          TableDisabledError, TableExistsError, TableNotDisabledError,
                          TableNotEnabledError, TableNotFoundError, UnknownRegionError,
                          WrongRegionError)
+from hsim.errors import (ConstraintError, NamespaceExistError, NamespaceNotFoundError,
+                         RetriesExhaustedWithDetailsError)
 from hsim.schema import ColumnFamily, TableDescriptor
 
 
@@ -34,4 +36,6 @@ __all__ = [
     "DoNotRetryError", "NoSuchColumnFamilyError", "TableNotFoundError", "TableExistsError",
     "TableNotDisabledError", "TableNotEnabledError", "TableDisabledError", "WrongRegionError",
     "RegionTooBusyError", "UnknownRegionError", "IncompatibleFilterError", "FilterParseError",
+    "ConstraintError", "NamespaceExistError", "NamespaceNotFoundError",
+    "RetriesExhaustedWithDetailsError",
 ]

@@ -61,12 +61,28 @@ class Config:
     # Block cache (LruBlockCache, CacheConfig)
     block_cache_size: int = 400 * MiB  # hfile.block.cache.size = 0.4 of a 1 GiB heap
     cache_data_on_write: bool = False  # hbase.rs.cacheblocksonwrite
+    # Client and Thrift server limits (ConnectionUtils.validatePut, ThriftServerRunner)
+    keyvalue_max_size: int = 10 * MiB  # hbase.client.keyvalue.maxsize (<= 0: no limit)
+    scanner_timeout_ms: int = 60_000  # hbase.client.scanner.timeout.period
 
     def __post_init__(self):
-        if self.flush_policy not in ("large_stores", "all_stores"):
-            from hsim.errors import InvalidArgumentError
+        from hsim.errors import InvalidArgumentError
 
+        if self.flush_policy not in ("large_stores", "all_stores"):
             raise InvalidArgumentError(f"unknown flush_policy {self.flush_policy!r}")
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            if v is None and f.default is None:
+                continue
+            want = int if f.default is None else type(f.default)
+            ok = (isinstance(v, bool) if want is bool else
+                  isinstance(v, (int, float)) and not isinstance(v, bool) if want is float else
+                  isinstance(v, want) and not isinstance(v, bool))
+            if not ok:
+                raise InvalidArgumentError(
+                    f"Config field {f.name} must be {want.__name__}, not {type(v).__name__}")
+            if want in (int, float) and v < 0 and f.name != "keyvalue_max_size":
+                raise InvalidArgumentError(f"Config field {f.name} must not be negative: {v}")
 
     @property
     def initial_split_size(self) -> int:

@@ -1,6 +1,10 @@
 """hsim's exceptions. Each one stands for an HBase exception and names it in its message.
 
-Every error is raised *before* anything is applied, so a failed request changes nothing.
+A request rejected by the client-side checks (hsim.client.validation: types, row and cell
+sizes, timestamps, names, options) changes nothing: it is raised before anything is sent. A
+multi-row batch is not one transaction, as in HBase: each row's mutation is atomic, a row the
+server refuses (an unknown family, say) fails alone, the other rows are applied, and the batch
+raises RetriesExhaustedWithDetailsError listing the failed rows and why.
 """
 
 
@@ -72,3 +76,29 @@ class FilterParseError(InvalidArgumentError):
     """A filter string ParseFilter would reject."""
 
     hbase_exception = "java.lang.IllegalArgumentException"
+
+
+class NamespaceNotFoundError(DoNotRetryError):
+    hbase_exception = "org.apache.hadoop.hbase.NamespaceNotFoundException"
+
+
+class NamespaceExistError(DoNotRetryError):
+    hbase_exception = "org.apache.hadoop.hbase.NamespaceExistException"
+
+
+class ConstraintError(DoNotRetryError):
+    """A request the master refuses by rule (a reserved namespace, a non-empty namespace)."""
+
+    hbase_exception = "org.apache.hadoop.hbase.constraint.ConstraintException"
+
+
+class RetriesExhaustedWithDetailsError(HsimError):
+    """Some rows of a batch failed on the server; the others were applied. `failures` lists
+    (row, error) pairs, as RetriesExhaustedWithDetailsException.getCause(i) / getRow(i)."""
+
+    hbase_exception = "org.apache.hadoop.hbase.client.RetriesExhaustedWithDetailsException"
+
+    def __init__(self, failures: list):
+        self.failures = failures
+        causes = "; ".join(f"{row!r}: {err}" for row, err in failures)
+        super().__init__(f"Failed {len(failures)} action(s): {causes}")

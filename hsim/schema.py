@@ -41,12 +41,22 @@ class ColumnFamily:
         if isinstance(self.compression, str):
             c = self.compression.upper()
             object.__setattr__(self, "compression", "GZ" if c == "GZIP" else c)
-        if self.ttl is not None and (self.ttl == _INT_MAX or self.ttl == -1):
+        if self.ttl == _INT_MAX and not isinstance(self.ttl, bool):
             object.__setattr__(self, "ttl", None)
         self.validate()
 
     def validate(self) -> None:
         """ColumnFamilyDescriptorBuilder's checks and TableDescriptorChecker's sanity checks."""
+        for name in ("max_versions", "min_versions", "ttl", "block_size"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, type(None))) or \
+                    (value is None and name != "ttl") or (value or 0) > _INT_MAX:
+                raise InvalidArgumentError(f"{_OPTION_NAMES[name]} must be an int up to "
+                                           f"{_INT_MAX}, not {value!r}")
+        for name in ("in_memory", "block_cache"):
+            if not isinstance(getattr(self, name), bool):
+                raise InvalidArgumentError(
+                    f"{_OPTION_NAMES[name]} must be true or false, not {getattr(self, name)!r}")
         if not isinstance(self.max_versions, int) or self.max_versions <= 0:
             raise InvalidArgumentError("Maximum versions must be positive")
         if not isinstance(self.min_versions, int) or self.min_versions < 0:
@@ -114,6 +124,8 @@ _SHELL_NAMES = {
     "BLOCKCACHE": "block_cache",
     "NAME": "name",
 }
+
+_OPTION_NAMES = {v: k for k, v in reversed(_SHELL_NAMES.items())}  # max_versions -> VERSIONS
 
 
 def validate_family_name(name: bytes) -> bytes:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
-from hsim.client.requests import b
-from hsim.errors import InvalidArgumentError, NoSuchColumnFamilyError
+from hsim.client import validation as v
+from hsim.errors import (ConstraintError, InvalidArgumentError, NamespaceExistError,
+                         NamespaceNotFoundError, NoSuchColumnFamilyError)
 from hsim.schema import ColumnFamily, TableDescriptor, validate_family_name
 
 
@@ -49,9 +50,11 @@ class RegionInfo:
 
 
 def _family(name, options) -> tuple[bytes, ColumnFamily]:
-    fam = validate_family_name(b(name))
+    fam = validate_family_name(v.to_bytes(name, "family"))
     if isinstance(options, ColumnFamily):
         return fam, options
+    if options is not None and not isinstance(options, dict):
+        raise v.type_error("family options", "a ColumnFamily or a dict", options)
     return fam, ColumnFamily.from_options(options)
 
 
@@ -68,22 +71,24 @@ class Admin:
         """families: a list of names, or a dict name -> ColumnFamily | option dict | None.
         Pre-split with `split_keys`, `presplit=` an algorithm (HexStringSplit(n), ...), or
         `start_key=, end_key=, num_regions=` as Admin.createTable(desc, start, end, n)."""
-        if isinstance(name, bytes):
-            name = name.decode("utf-8")
+        name = v.table_name(name)
         if isinstance(families, (str, bytes)):
             families = [families]
         if isinstance(families, dict):
-            fams = dict(_family(k, v) for k, v in families.items())
+            pairs = [_family(k, o) for k, o in families.items()]
+        elif isinstance(families, (list, tuple, set, frozenset)):
+            pairs = [_family(k, None) for k in families]
         else:
-            fams = dict(_family(k, None) for k in families)
-        desc = TableDescriptor(
-            name=name, families=fams, max_filesize=max_filesize,
-            memstore_flush_size=memstore_flush_size, split_policy=split_policy,
-            split_enabled=split_enabled, key_prefix_length=key_prefix_length,
-            key_prefix_delimiter=None if key_prefix_delimiter is None else b(key_prefix_delimiter),
-        )
+            raise v.type_error("families", "a list of names or a dict", families)
+        v.unique_families([f for f, _ in pairs])
+        attrs = v.table_attributes(dict(
+            max_filesize=max_filesize, memstore_flush_size=memstore_flush_size,
+            split_policy=split_policy, split_enabled=split_enabled,
+            key_prefix_length=key_prefix_length, key_prefix_delimiter=key_prefix_delimiter))
+        desc = TableDescriptor(name=name, families=dict(pairs), **attrs)
         keys = self._split_keys(split_keys, presplit, start_key, end_key, num_regions)
         with self.cluster.lock:
+            v.creatable_table(name, self.master.namespaces)
             self.master.create_table(desc, keys)
 
     @staticmethod
@@ -94,7 +99,9 @@ class Admin:
         if split_keys is not None:
             if presplit is not None or num_regions is not None:
                 raise InvalidArgumentError("split_keys cannot be combined with other pre-splits")
-            return [b(k) for k in split_keys]
+            if isinstance(split_keys, (str, bytes)) or not hasattr(split_keys, "__iter__"):
+                raise v.type_error("split_keys", "a list of row keys", split_keys)
+            return [v.to_bytes(k, "split key") for k in split_keys]
         if presplit is not None:
             from hsim import presplit as algos
 
@@ -113,7 +120,8 @@ class Admin:
                 raise InvalidArgumentError("num_regions needs start_key and end_key")
             from hsim.presplit import admin_split_keys
 
-            return admin_split_keys(b(start_key), b(end_key), num_regions)
+            return admin_split_keys(v.to_bytes(start_key, "start_key"),
+                                    v.to_bytes(end_key, "end_key"), num_regions)
         return []
 
     def delete_table(self, name) -> None:
@@ -149,6 +157,31 @@ class Admin:
         with self.cluster.lock:
             self.master.truncate_table(_name(name), preserve_splits)
 
+    # --- namespaces (the master's namespace table) ---------------------------------------------
+    def create_namespace(self, name) -> None:
+        name = v.namespace_name(name)
+        with self.cluster.lock:
+            if name in self.master.namespaces:
+                raise NamespaceExistError(name)
+            self.master.namespaces.add(name)
+
+    def list_namespaces(self) -> list[str]:
+        return sorted(self.master.namespaces)
+
+    def drop_namespace(self, name) -> None:
+        """DeleteNamespaceProcedure: the reserved namespaces stay; only empty ones go."""
+        name = v.namespace_name(name)
+        with self.cluster.lock:
+            if name in (v.DEFAULT_NAMESPACE, v.SYSTEM_NAMESPACE):
+                raise ConstraintError(f"Reserved namespace {name} cannot be removed.")
+            if name not in self.master.namespaces:
+                raise NamespaceNotFoundError(name)
+            tables = [t for t in self.master.tables if v.namespace_of(t) == name]
+            if tables:
+                raise ConstraintError(f"Only empty namespaces can be removed. Namespace {name} "
+                                      f"has {len(tables)} tables")
+            self.master.namespaces.discard(name)
+
     # --- families ------------------------------------------------------------------------------
     def add_family(self, name, family, options=None) -> None:
         fam, cf = _family(family, options)
@@ -158,7 +191,9 @@ class Admin:
     def alter_family(self, name, family, options=None, **changes) -> None:
         """Change a family's options: a ColumnFamily, an option dict, or keyword changes. Reads
         see the change at once; stored data changes at the next major compaction."""
-        fam = b(family)
+        fam = v.to_bytes(family, "family")
+        if options is not None and not isinstance(options, (dict, ColumnFamily)):
+            raise v.type_error("family options", "a ColumnFamily or a dict", options)
         with self.cluster.lock:
             current = self.master.table_state(_name(name)).descriptor.families.get(fam)
             if current is None:
@@ -174,22 +209,24 @@ class Admin:
 
     def delete_family(self, name, family) -> None:
         with self.cluster.lock:
-            self.master.delete_family(_name(name), b(family))
+            self.master.delete_family(_name(name), v.to_bytes(family, "family"))
 
     def alter_table(self, name, **attributes) -> None:
         """Table attributes: max_filesize, memstore_flush_size, split_policy, split_enabled."""
-        allowed = {"max_filesize", "memstore_flush_size", "split_policy", "split_enabled",
-                   "key_prefix_length", "key_prefix_delimiter"}
+        checked = v.table_attributes(attributes)  # all checked before any is set
         with self.cluster.lock:
             desc = self.master.table_state(_name(name)).descriptor
-            for k, v in attributes.items():
-                if k not in allowed:
-                    raise InvalidArgumentError(f"unknown table attribute {k!r}")
-                setattr(desc, k, v)
+            for k, value in checked.items():
+                setattr(desc, k, value)
 
     # --- regions -------------------------------------------------------------------------------
     def _regions_of(self, target) -> list:
-        name = _name(target)
+        """A table's regions, or the one region `target` names (a region name is no table
+        name: it holds commas)."""
+        raw = v.to_bytes(target, "table or region name").decode("utf-8", "replace")
+        if "," in raw:
+            return [self.master.region_by_name(raw)]
+        name = _name(raw)
         if name in self.master.tables:
             return list(self.master.tables[name].locator.regions)
         return [self.master.region_by_name(name)]
@@ -210,7 +247,7 @@ class Admin:
     def _compact(self, target, family, major) -> None:
         with self.cluster.lock:
             now = self.cluster.clock.now()
-            fam = None if family is None else b(family)
+            fam = None if family is None else v.to_bytes(family, "family")
             for r in self._regions_of(target):
                 if not r.closed:
                     r.compact(now, major=major, family=fam)
@@ -221,7 +258,7 @@ class Admin:
         with self.cluster.lock:
             now = self.cluster.clock.now()
             done = False
-            point = None if split_point is None else b(split_point)
+            point = None if split_point is None else v.row(split_point, "split_point")
             for r in self._regions_of(target):
                 if r.closed:
                     continue
@@ -276,12 +313,12 @@ def _field_names(options: dict) -> dict:
     from hsim.schema import _SHELL_NAMES
 
     out = {}
-    for k, v in options.items():
+    for k, value in options.items():
         key = _SHELL_NAMES.get(str(k).upper(), str(k).lower())
         if key != "name":
-            out[key] = v
+            out[key] = value
     return out
 
 
 def _name(name) -> str:
-    return name.decode("utf-8") if isinstance(name, bytes) else name
+    return v.table_name(name)

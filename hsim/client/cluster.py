@@ -41,9 +41,7 @@ class Cluster:
     def table(self, name):
         from hsim.client.table import Table
 
-        if isinstance(name, bytes):
-            name = name.decode("utf-8")
-        return Table(self, name)
+        return Table(self, name)  # checks and normalises the name
 
     def metrics(self):
         with self.lock:

@@ -30,13 +30,16 @@ def split_column(col, require_qualifier: bool = True) -> tuple[bytes, bytes | No
 
 def time_range(time_range=None, timestamp=None) -> tuple[int, int]:
     """TimeRange checks: non-negative bounds, max >= min; a timestamp t is [t, t+1)."""
+    from hsim.client import validation
+
     if timestamp is not None:
-        if timestamp < 0:
-            raise InvalidArgumentError(f"Timestamp cannot be negative. ts={timestamp}")
+        validation.timestamp(timestamp)
         return (timestamp, timestamp + 1)
     if time_range is None:
         return (0, LATEST_TIMESTAMP)
-    lo, hi = time_range
+    if not isinstance(time_range, (tuple, list)) or len(time_range) != 2:
+        raise validation.type_error("time_range", "a (min, max) pair", time_range)
+    lo, hi = (validation.integer(x, "time_range bound") for x in time_range)
     if lo < 0 or hi < 0:
         raise InvalidArgumentError(
             f"Timestamp cannot be negative. minStamp:{lo}, maxStamp:{hi}")

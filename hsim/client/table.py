@@ -9,35 +9,22 @@ import struct
 
 from hsim.cell import NO_TTL
 from hsim.client import requests as rq
+from hsim.client import validation as v
 from hsim.client.requests import b
-from hsim.errors import DoNotRetryError, InvalidArgumentError
+from hsim.errors import (DoNotRetryError, InvalidArgumentError, NoSuchColumnFamilyError,
+                         RetriesExhaustedWithDetailsError, WrongRegionError)
 
 _PUT, _DEL, _DEL_COL, _DEL_FAM, _DEL_FAM_VER = 4, 8, 12, 14, 10
 _LONG = struct.Struct(">q")
 
 
-def _ttl(ttl_ms) -> int:
-    if ttl_ms is None:
-        return NO_TTL
-    if ttl_ms < 0:
-        raise InvalidArgumentError("TTL must be non-negative")
-    return int(ttl_ms)
-
-
-def _ts(timestamp) -> int | None:
-    if timestamp is None:
-        return None
-    if not isinstance(timestamp, int) or isinstance(timestamp, bool):
-        raise InvalidArgumentError(f"timestamp must be an int, not {type(timestamp).__name__}")
-    if timestamp < 0:
-        raise InvalidArgumentError(f"Timestamp cannot be negative. ts={timestamp}")
-    return timestamp
+_ttl, _ts = v.ttl_ms, v.timestamp
 
 
 class Table:
     def __init__(self, cluster, name: str):
         self.cluster = cluster
-        self.name = name
+        self.name = v.table_name(name)
         self._columns: dict = {}  # column spec -> (family, qualifier), parsed once
         self._tables = cluster.master.tables  # the master's table states, looked up per call
 
@@ -70,64 +57,69 @@ class Table:
         return cells
 
     def _column(self, col) -> tuple[bytes, bytes]:
-        fq = self._columns.get(col)
+        fq = self._columns.get(col) if type(col) is bytes else None
         if fq is None:
-            fq = rq.split_column(col)
+            fq = rq.split_column(v.to_bytes(col, "column"))
             if len(self._columns) < 10_000:
                 self._columns[col] = fq
         return fq
 
-    def _put_entries(self, data: dict, timestamp, ttl_ms) -> list:
-        if not data:
+    def _put_entries(self, row: bytes, data: dict, timestamp, ttl_ms) -> list:
+        if not v.mapping(data, "data"):
             raise InvalidArgumentError("No columns to put")
         ts = None if timestamp is None else _ts(timestamp)
         ttl = NO_TTL if ttl_ms is None else _ttl(ttl_ms)
-        column = self._column
+        column, max_size = self._column, self.cluster.config.keyvalue_max_size
         entries = []
         for col, value in data.items():
             fam, q = column(col)
-            entries.append((fam, q, ts, _PUT, value if type(value) is bytes else b(value), ttl))
+            value = value if type(value) is bytes else v.to_bytes(value, "value")
+            v.cell_size(row, fam, q, value, max_size)
+            entries.append((fam, q, ts, _PUT, value, ttl))
         return entries
 
     # --- writes --------------------------------------------------------------------------------
     def put(self, row, data: dict, timestamp: int | None = None, ttl_ms: int | None = None):
         """Put {b"f:q": value, ...} in one row; cells without timestamp get the server's now."""
+        row = v.row(row)
+        entries = self._put_entries(row, data, timestamp, ttl_ms)
         with self.cluster.lock:
-            self._apply(row if type(row) is bytes else b(row),
-                        self._put_entries(data, timestamp, ttl_ms), self.cluster.tick())
+            self._apply(row, entries, self.cluster.tick())
 
     def delete_row(self, row, timestamp: int | None = None) -> None:
         """new Delete(row[, ts]): a DeleteFamily marker on every family."""
         with self.cluster.lock:
             ts = _ts(timestamp)
-            self._apply(b(row), [(f, b"", ts, _DEL_FAM, b"", NO_TTL) for f in self._families()],
+            self._apply(v.row(row), [(f, b"", ts, _DEL_FAM, b"", NO_TTL) for f in self._families()],
                         self.cluster.tick())
 
     def delete_family(self, row, family, timestamp: int | None = None) -> None:
         with self.cluster.lock:
-            self._apply(b(row), [(b(family), b"", _ts(timestamp), _DEL_FAM, b"", NO_TTL)],
-                        self.cluster.tick())
+            self._delete_family(row, family, timestamp, _DEL_FAM)
 
     def delete_family_version(self, row, family, timestamp: int | None = None) -> None:
         """Delete.addFamilyVersion: the family's cells at exactly `timestamp` (None: the
         request's time, as LATEST_TIMESTAMP becomes the server's now)."""
         with self.cluster.lock:
-            self._apply(b(row), [(b(family), b"", _ts(timestamp), _DEL_FAM_VER, b"", NO_TTL)],
-                        self.cluster.tick())
+            self._delete_family(row, family, timestamp, _DEL_FAM_VER)
+
+    def _delete_family(self, row, family, timestamp, code) -> None:
+        entry = (v.to_bytes(family, "family"), b"", _ts(timestamp), code, b"", NO_TTL)
+        self._apply(v.row(row), [entry], self.cluster.tick())
 
     def delete_columns(self, row, column, timestamp: int | None = None) -> None:
         """Delete.addColumns: every version of the column with ts <= timestamp (now)."""
         with self.cluster.lock:
-            fam, q = rq.split_column(column)
-            self._apply(b(row), [(fam, q, _ts(timestamp), _DEL_COL, b"", NO_TTL)],
+            fam, q = self._column(column)
+            self._apply(v.row(row), [(fam, q, _ts(timestamp), _DEL_COL, b"", NO_TTL)],
                         self.cluster.tick())
 
     def delete_column(self, row, column, timestamp: int | None = None) -> None:
         """Delete.addColumn: one version; without a timestamp the latest visible version,
         looked up at delete time (HRegion.prepareDeleteTimestamps)."""
         with self.cluster.lock:
-            fam, q = rq.split_column(column)
-            self._apply(b(row), [(fam, q, _ts(timestamp), _DEL, b"", NO_TTL)],
+            fam, q = self._column(column)
+            self._apply(v.row(row), [(fam, q, _ts(timestamp), _DEL, b"", NO_TTL)],
                         self.cluster.tick())
 
     def increment(self, row, column, amount: int = 1, ttl_ms: int | None = None) -> int:
@@ -136,17 +128,18 @@ class Table:
         return self.increment_columns(row, {column: amount}, ttl_ms=ttl_ms)[b(column)]
 
     def increment_columns(self, row, amounts: dict, ttl_ms: int | None = None) -> dict:
-        if not amounts:
+        if not v.mapping(amounts, "amounts"):
             raise InvalidArgumentError("No columns to increment")
+        row, ttl = v.row(row), _ttl(ttl_ms)
+        for col, amount in amounts.items():
+            self._column(col)
+            v.increment_amount(amount)
         with self.cluster.lock:
-            row = b(row)
             now = self.cluster.tick()
             entries, result = [], {}
             current = self._current_cells(row, list(amounts), now)
             for col, amount in amounts.items():
-                fam, q = rq.split_column(col)
-                if not isinstance(amount, int):
-                    raise InvalidArgumentError("increment amount must be an int")
+                fam, q = self._column(col)
                 old = current.get((fam, q))
                 if old is None:
                     value, ts = amount, now
@@ -156,27 +149,29 @@ class Table:
                             f"Field is not a long, it's {len(old.value)} bytes wide")
                     value = _LONG.unpack(old.value)[0] + amount
                     ts = max(old.timestamp + 1, now)
-                value = (value + (1 << 63)) % (1 << 64) - (1 << 63)  # Java long overflow
-                entries.append((fam, q, ts, _PUT, _LONG.pack(value), _ttl(ttl_ms)))
+                value = v.java_long(value)  # Increment wraps as Java long arithmetic does
+                entries.append((fam, q, ts, _PUT, _LONG.pack(value), ttl))
                 result[b(col)] = value
             self._apply(row, entries, now)
             return result
 
     def append(self, row, data: dict, ttl_ms: int | None = None) -> dict:
         """Append bytes to cells (a missing cell becomes the appended bytes); returns new values."""
-        if not data:
+        if not v.mapping(data, "data"):
             raise InvalidArgumentError("No columns to append")
+        row, ttl, max_size = v.row(row), _ttl(ttl_ms), self.cluster.config.keyvalue_max_size
+        deltas = {col: (self._column(col), v.to_bytes(d, "value")) for col, d in data.items()}
+        for (fam, q), delta in deltas.values():  # the request's cells, as checkCellSizeLimit
+            v.cell_size(row, fam, q, delta, max_size)
         with self.cluster.lock:
-            row = b(row)
             now = self.cluster.tick()
             current = self._current_cells(row, list(data), now)
             entries, result = [], {}
-            for col, delta in data.items():
-                fam, q = rq.split_column(col)
+            for col, ((fam, q), delta) in deltas.items():
                 old = current.get((fam, q))
-                value = b(delta) if old is None else old.value + b(delta)
+                value = delta if old is None else old.value + delta
                 ts = now if old is None else max(old.timestamp + 1, now)
-                entries.append((fam, q, ts, _PUT, value, _ttl(ttl_ms)))
+                entries.append((fam, q, ts, _PUT, value, ttl))
                 result[b(col)] = value
             self._apply(row, entries, now)
             return result
@@ -189,9 +184,10 @@ class Table:
                       ttl_ms: int | None = None) -> bool:
         """checkAndMutate(EQUAL): put `data` if the column's latest value equals `value`
         (None or b"": if the column is absent or empty). Returns whether the put was applied."""
+        row = v.row(row)
+        entries = self._put_entries(row, data, timestamp, ttl_ms)
+        self._column(column)
         with self.cluster.lock:
-            row = b(row)
-            entries = self._put_entries(data, timestamp, ttl_ms)
             now = self.cluster.tick()
             if not self._check(row, column, value, now):
                 return False
@@ -201,19 +197,17 @@ class Table:
     def check_and_delete(self, row, column, value, columns=None,
                          timestamp: int | None = None) -> bool:
         """Delete `columns` (all versions; None = the whole row) if the check passes."""
+        row, ts = v.row(row), _ts(timestamp)
+        self._column(column)
+        cols = None if columns is None else [self._column(c) for c in columns]
         with self.cluster.lock:
-            row = b(row)
             now = self.cluster.tick()
             if not self._check(row, column, value, now):
                 return False
-            ts = _ts(timestamp)
-            if columns is None:
+            if cols is None:
                 entries = [(f, b"", ts, _DEL_FAM, b"", NO_TTL) for f in self._families()]
             else:
-                entries = []
-                for col in columns:
-                    fam, q = rq.split_column(col)
-                    entries.append((fam, q, ts, _DEL_COL, b"", NO_TTL))
+                entries = [(fam, q, ts, _DEL_COL, b"", NO_TTL) for fam, q in cols]
             self._apply(row, entries, now)
             return True
 
@@ -224,7 +218,7 @@ class Table:
             # HRegion.checkAndMutate: a null or empty expected value matches a missing cell
             # or an empty one
             return cur is None or cur.value == b""
-        return cur is not None and cur.value == b(value)
+        return cur is not None and cur.value == v.to_bytes(value, "value")
 
     def batch(self) -> Batch:
         return Batch(self)
@@ -232,26 +226,36 @@ class Table:
     def mutate_rows(self, mutations: list) -> None:
         """Apply a list of Mutation records, as one request; each row's mutations as one atomic
         row mutation."""
+        if not isinstance(mutations, (list, tuple)) or \
+                not all(isinstance(m, Mutation) for m in mutations):
+            raise v.type_error("mutations", "a list of Mutation", mutations)
+        by_row: dict[bytes, list] = {}
+        for m in mutations:  # client-side checks of every mutation before anything is sent
+            row = v.row(m.row)
+            by_row.setdefault(row, []).extend(self._entries_of(row, m))
+        failures = []
         with self.cluster.lock:
             now = self.cluster.tick()
-            by_row: dict[bytes, list] = {}
-            for m in mutations:
-                by_row.setdefault(b(m.row), []).extend(self._entries_of(m))
             for row, entries in by_row.items():
                 if entries:
-                    self._apply(row, entries, now)
+                    try:
+                        self._apply(row, entries, now)
+                    except (NoSuchColumnFamilyError, WrongRegionError) as e:
+                        failures.append((row, e))  # a server-side per-row failure
+        if failures:
+            raise RetriesExhaustedWithDetailsError(failures)
 
-    def _entries_of(self, m) -> list:
+    def _entries_of(self, row: bytes, m) -> list:
         if m.kind == "put":
-            return self._put_entries(m.data, m.timestamp, m.ttl_ms)
+            return self._put_entries(row, m.data, m.timestamp, m.ttl_ms)
         ts = _ts(m.timestamp)
         if m.kind == "delete_row":
             return [(f, b"", ts, _DEL_FAM, b"", NO_TTL) for f in self._families()]
         if m.kind == "delete_family":
-            return [(b(m.column), b"", ts, _DEL_FAM, b"", NO_TTL)]
+            return [(v.to_bytes(m.column, "family"), b"", ts, _DEL_FAM, b"", NO_TTL)]
         if m.kind == "delete_family_version":
-            return [(b(m.column), b"", ts, _DEL_FAM_VER, b"", NO_TTL)]
-        fam, q = rq.split_column(m.column)
+            return [(v.to_bytes(m.column, "family"), b"", ts, _DEL_FAM_VER, b"", NO_TTL)]
+        fam, q = self._column(m.column)
         code = _DEL_COL if m.kind == "delete_columns" else _DEL
         return [(fam, q, ts, code, b"", NO_TTL)]
 
@@ -259,8 +263,13 @@ class Table:
     def get(self, row, columns=None, max_versions: int | None = None, time_range=None,
             timestamp: int | None = None, raw: bool = False, filter=None) -> list:
         """The row's cells in HBase order (families, qualifiers, newest version first)."""
+        row = v.row(row)
+        rq.time_range(time_range, timestamp)  # Get's own checks, before the request is sent
+        rq.queries({}, None, max_versions, None, raw, False)
+        for col in [columns] if isinstance(columns, (bytes, str)) else columns or ():
+            rq.split_column(col, require_qualifier=False)
         with self.cluster.lock:
-            return self._get(b(row), columns, max_versions, time_range, timestamp, raw, filter,
+            return self._get(row, columns, max_versions, time_range, timestamp, raw, filter,
                              now=self.cluster.tick())
 
     def _get(self, row, columns, max_versions, time_range, timestamp, raw, filt, io=None,
@@ -289,19 +298,18 @@ class Table:
              caching: int = 1000):
         """Rows as lists of cells, region by region (descending rows when reversed). The start
         row is inclusive, the stop row exclusive; `row_prefix` sets both."""
-        start = None if start_row in (None, b"", "") else b(start_row)
-        stop = None if stop_row in (None, b"", "") else b(stop_row)
+        start = None if start_row in (None, b"", "") else v.to_bytes(start_row, "start_row")
+        stop = None if stop_row in (None, b"", "") else v.to_bytes(stop_row, "stop_row")
         prefix = None
         if row_prefix is not None:
             if start is not None or stop is not None:
                 raise InvalidArgumentError("row_prefix cannot be combined with start/stop rows")
-            prefix = b(row_prefix)
+            prefix = v.to_bytes(row_prefix, "row_prefix")
             if reversed:
                 start = rq.prefix_stop(prefix)
             else:
                 start, stop = prefix or None, rq.prefix_stop(prefix)
-        if limit is not None and limit <= 0:
-            raise InvalidArgumentError("limit must be positive")
+        limit, caching = v.limit(limit), v.caching(caching)
         filt = _filter(filter)
         tr = rq.time_range(time_range, timestamp)
         from hsim.client.client_scanner import ClientScanner
@@ -369,6 +377,10 @@ class Batch:
 
     def delete_family(self, row, family, timestamp=None):
         self.mutations.append(Mutation("delete_family", row, column=family, timestamp=timestamp))
+
+    def _delete_family(self, row, family, timestamp, code) -> None:
+        entry = (v.to_bytes(family, "family"), b"", _ts(timestamp), code, b"", NO_TTL)
+        self._apply(v.row(row), [entry], self.cluster.tick())
 
     def delete_columns(self, row, column, timestamp=None):
         self.mutations.append(Mutation("delete_columns", row, column=column, timestamp=timestamp))

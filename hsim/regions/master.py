@@ -40,6 +40,7 @@ class Master:
         self.tables: dict[str, TableState] = {}
         self._next_server = 0
         self.splits = 0
+        self.namespaces = {"default", "hbase"}  # the namespace table (user tables: default)
         self.moves = 0
 
     # --- tables ----------------------------------------------------------------------------------

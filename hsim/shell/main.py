@@ -30,6 +30,8 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--clock", choices=("tick", "manual", "system"), default="tick",
                     help="tick: 1 ms per request from 2026-01-01T00:00Z (the default); manual: "
                          "time stands still until `clock 'advance'`; system: wall time")
+    ap.add_argument("--debug", action="store_true",
+                    help="print a Python traceback with each error (for hsim's developers)")
     ap.add_argument("--width", type=int, default=None,
                     help="terminal width for column layout (default: the terminal's, 0 = none)")
     return ap
@@ -50,32 +52,35 @@ def script_options(text: str) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Exit status: 0, or 1 when a statement of a script failed (as `hbase shell -n`), 2 for
+    bad arguments."""
     argv = list(sys.argv[1:] if argv is None else argv)
     ap = _parser()
     pre = ap.parse_args(argv)
     if pre.script and pre.script != "-" and os.path.isfile(pre.script):
-        with open(pre.script, encoding="utf-8") as f:
+        with open(pre.script, encoding="utf-8", errors="surrogateescape") as f:
             wanted = vars(_parser().parse_args(script_options(f.read())))
         wanted.pop("script")
         ap.set_defaults(**wanted)
     args = ap.parse_args(argv)
     if args.servers < 1:
-        print("hsim shell: --servers must be at least 1", file=sys.stderr)
-        return 2
+        ap.error("argument --servers: must be at least 1")
     sh = Shell(servers=args.servers, timestamps=args.timestamps, width=args.width,
                clock=args.clock)
+    sh.debug = args.debug
     if args.script and args.script != "-":
         try:
-            with open(args.script, encoding="utf-8") as f:
+            # Ruby strings are bytes: invalid UTF-8 stays as the bytes written
+            with open(args.script, encoding="utf-8", errors="surrogateescape") as f:
                 text = f.read()
         except OSError as e:
             print(f"hsim shell: cannot read {args.script}: {e.strerror}", file=sys.stderr)
             return 2
         sh.run_script(text)
-        return 0
+        return 1 if sh.failures else 0
     if args.script == "-" or not sys.stdin.isatty():
-        sh.run_script(sys.stdin.read())
-        return 0
+        sh.run_script(sys.stdin.buffer.read().decode("utf-8", "surrogateescape"))
+        return 1 if sh.failures else 0
     return interact(sh)
 
 

@@ -101,8 +101,11 @@ def _read_string(text: str, i: int, quote: str) -> tuple[str, int]:
                 m = re.match(r"\{([0-9a-fA-F ]+)\}|([0-9a-fA-F]{4})", text[i + 2:])
                 if not m:
                     raise ShellSyntaxError("invalid Unicode escape")
-                codes = (m.group(1) or m.group(2)).split()
-                out.extend(chr(int(c, 16)) for c in codes)
+                for code in (int(c, 16) for c in (m.group(1) or m.group(2)).split()):
+                    if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:  # Ruby's lexer refuses
+                        big = " (too large)" if code > 0x10FFFF else ""
+                        raise ShellSyntaxError(f"invalid Unicode codepoint{big}")
+                    out.append(chr(code))
                 i += 2 + len(m.group())
                 continue
             m = re.match(r"[0-7]{1,3}", text[i + 1:])
@@ -221,9 +224,9 @@ class _Parser:
                 args.append(self.expr())
             if self.at("op", ","):
                 self.take()
-                while closer and self.at("newline"):
+                while self.at("newline"):  # Ruby reads on after a trailing comma
                     self.take()
-                if self.at("newline") or self.at("eof"):
+                if self.at("eof"):
                     raise Incomplete("unexpected end-of-input after ','")
                 continue
             return args
@@ -392,14 +395,25 @@ def _describe(tok) -> str:
 def parse_statements(text: str) -> list[Statement]:
     """Every statement of a script (lines, or `;`-separated). Raises Incomplete when the text
     ends inside a statement, ShellSyntaxError when it cannot parse."""
-    toks = tokenize(text)
-    p = _Parser(toks)
+    p = _Parser(_check_nesting(tokenize(text)))
     out = []
     while True:
         st = p.statement()
         if st is None:
             return out
         out.append(st)
+
+
+MAX_NESTING = 100  # brackets and braces deep; the recursive parser stays within Python's stack
+
+
+def _check_nesting(toks) -> list:
+    depth = 0
+    for kind, val in toks:
+        depth += (val in ("(", "[", "{")) - (val in (")", "]", "}")) if kind == "op" else 0
+        if depth > MAX_NESTING:
+            raise ShellSyntaxError(f"nesting deeper than {MAX_NESTING} brackets")
+    return toks
 
 
 def parse(text: str) -> Statement | None:

@@ -65,6 +65,8 @@ class Shell:
         self.buffer = ""
         self.fmt = Formatter(self.out, 0)
         self.exited = False
+        self.failures = 0  # statements that printed ERROR, SyntaxError or NameError
+        self.debug = False  # True: a failing command also prints its Python traceback
 
     # --- properties commands use ---------------------------------------------------------------
     @property
@@ -105,12 +107,14 @@ class Shell:
             statements = parser.parse_statements(self.buffer)
         except parser.Incomplete:
             return True
-        except parser.ShellSyntaxError as e:
+        except (parser.ShellSyntaxError, RecursionError) as e:
             self.buffer = ""
+            self.failures += 1
             self.out.write(f"SyntaxError (({self.prompt_name}):{self.line_no - 1}: {e})\n")
             return False
         except NameError as e:
             self.buffer = ""
+            self.failures += 1
             self.out.write(f"NameError (undefined local variable or method `{e.args[0]}' "
                            f"for main:Object)\n")
             return False
@@ -128,10 +132,11 @@ class Shell:
             if self.exited:
                 break
             if echo:
-                self.out.write(self.prompt() + line + "\n")
+                self.out.write(self.prompt() + parser.to_text(line) + "\n")
             self.feed(line)
         if self.buffer.strip():
             self.buffer = ""
+            self.failures += 1
             self.out.write(f"SyntaxError (({self.prompt_name}):{self.line_no - 1}: "
                            "unexpected end-of-input)\n")
 
@@ -148,6 +153,7 @@ class Shell:
             return
         cmd = COMMANDS.get(name)
         if cmd is None:
+            self.failures += 1
             self.out.write(f"NameError (undefined local variable or method `{name}' "
                            "for main:Object)\n")
             return
@@ -158,6 +164,11 @@ class Shell:
             cmd.check_arity(len(st.args))
             result = cmd.func(self, *st.args)
         except Exception as e:  # errors never end the session
+            self.failures += 1
+            if self.debug:
+                import traceback
+
+                traceback.print_exc(file=self.out)
             fmt = self.fmt
             fmt.line()
             fmt.line(f"ERROR: {self.error_message(e, st.args)}")

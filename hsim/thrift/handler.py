@@ -22,7 +22,7 @@ from thriftpy2.thrift import TApplicationException
 from hsim.client.table import Mutation
 from hsim.errors import HsimError, InvalidArgumentError, TableNotFoundError, UnknownRegionError
 from hsim.regions.region import check_row
-from hsim.schema import validate_table_name
+from hsim.client import validation
 from hsim.thrift import columns as cols
 from hsim.thrift.descriptors import family_from_thrift, family_to_thrift
 from hsim.thrift.errors import Escaped, rpc
@@ -35,7 +35,7 @@ _HREGION_VERSION = 1  # ThriftHBaseServiceHandler.HREGION_VERSION
 
 def _table_name(name) -> str:
     """TableName.valueOf: an illegal name is an IllegalArgumentException."""
-    return validate_table_name(name.decode("utf-8", "replace"))
+    return validation.table_name(name.decode("utf-8", "replace"))
 
 
 def _upto(timestamp: int):
@@ -58,7 +58,7 @@ class HbaseHandler:
     def __init__(self, cluster):
         self.cluster = cluster
         self.admin = cluster.admin
-        self.scanners = Scanners()
+        self.scanners = Scanners(cluster.config.scanner_timeout_ms)
 
     def _table(self, name):
         return self.cluster.table(_table_name(name))

@@ -3,6 +3,7 @@ other Thrift-1 client (they connect as to HBase's own `hbase thrift start`).
 
     hsim serve [--host 127.0.0.1] [--port 9090] [--servers N] [--transport buffered|framed]
                [--protocol binary|compact] [--config JSON|FILE] [--clock system|tick|manual]
+               [--max-connections N] [--max-message-size BYTES] [--max-frame-size BYTES]
 
 Binds to loopback unless told otherwise. The first line printed says the address it listens on
 (with --port 0, the free port it picked). SIGINT or SIGTERM stops it cleanly.
@@ -17,7 +18,8 @@ import os
 import signal
 import sys
 
-from hsim.thrift.server import MAX_FRAME_SIZE, MAX_MESSAGE_SIZE, PROTOCOLS, TRANSPORTS
+from hsim.thrift.server import (MAX_CONNECTIONS, MAX_FRAME_SIZE, MAX_MESSAGE_SIZE, PROTOCOLS,
+                               TRANSPORTS)
 
 
 def _config(text: str | None):
@@ -34,29 +36,56 @@ def _config(text: str | None):
     if not isinstance(fields, dict):
         raise ValueError("--config must be a JSON object of Config fields")
     scale = fields.pop("scale", None)
+    unknown = sorted(set(fields) - set(Config.__dataclass_fields__))
+    if unknown:
+        raise ValueError(f"unknown Config field(s): {', '.join(unknown)}")
+    if scale is not None and (not isinstance(scale, (int, float)) or scale <= 0):
+        raise ValueError(f"scale must be a positive number, not {scale!r}")
     config = Config(**fields)
     return config.scaled(scale) if scale is not None else config
 
 
+def _int_in(lo: int, hi: int | None = None):
+    """An argparse type: an int in [lo, hi]; anything else exits 2 with the usage line."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+        if value < lo or (hi is not None and value > hi):
+            bound = f"between {lo} and {hi}" if hi is not None else f"at least {lo}"
+            raise argparse.ArgumentTypeError(f"must be {bound}, not {value}")
+        return value
+    return parse
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="hsim serve", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="hsim serve", usage="%(prog)s [options] (see --help)",
+                                description=__doc__.split("\n\n")[0])
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=9090, help="port (default 9090; 0: a free one)")
-    p.add_argument("--servers", type=int, default=1, metavar="N", help="region servers")
+    p.add_argument("--port", type=_int_in(0, 65535), default=9090,
+                   help="port (default 9090; 0: a free one)")
+    p.add_argument("--servers", type=_int_in(1, 1000), default=1, metavar="N",
+                   help="region servers")
     p.add_argument("--transport", choices=sorted(TRANSPORTS), default="buffered")
     p.add_argument("--protocol", choices=sorted(PROTOCOLS), default="binary")
     p.add_argument("--config", metavar="JSON", help="Config fields as JSON, or a JSON file")
     p.add_argument("--clock", choices=("system", "tick", "manual"), default="system",
                    help="system: wall time, never the same millisecond twice (default); tick: "
                         "1 ms per request from 2026-01-01T00:00Z; manual: time stands still")
-    p.add_argument("--max-message-size", type=int, default=MAX_MESSAGE_SIZE, metavar="BYTES")
-    p.add_argument("--max-frame-size", type=int, default=MAX_FRAME_SIZE, metavar="BYTES")
+    p.add_argument("--max-message-size", type=_int_in(1024), default=MAX_MESSAGE_SIZE,
+                   metavar="BYTES")
+    p.add_argument("--max-frame-size", type=_int_in(1024), default=MAX_FRAME_SIZE,
+                   metavar="BYTES")
+    p.add_argument("--max-connections", type=_int_in(1), default=MAX_CONNECTIONS, metavar="N",
+                   help="open connections at most; more are closed at once (default 1000)")
     p.add_argument("--verbose", action="store_true", help="log refused connections")
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     from hsim.client.cluster import Cluster
@@ -66,13 +95,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         config = _config(args.config)
     except (ValueError, TypeError, OSError) as e:
-        print(f"hsim serve: bad --config: {e}", file=sys.stderr)
-        return 2
+        parser.error(f"argument --config: {e}")  # exits 2 with the usage line
     clock = CLOCKS[args.clock]()
     cluster = Cluster(region_servers=args.servers, config=config, clock=clock)
     server = ThriftServer(cluster, host=args.host, port=args.port, transport=args.transport,
                           protocol=args.protocol, max_message_size=args.max_message_size,
-                          max_frame_size=args.max_frame_size)
+                          max_frame_size=args.max_frame_size,
+                          max_connections=args.max_connections)
     try:
         server.bind()
     except OSError as e:

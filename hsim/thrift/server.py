@@ -10,6 +10,7 @@ are dropped after hbase.thrift.server.socket.read.timeout (60 s).
 
 from __future__ import annotations
 
+import errno
 import logging
 import socket
 import threading
@@ -29,6 +30,11 @@ PROTOCOLS = {"binary": TBinaryProtocol, "compact": TCompactProtocol}
 MAX_FRAME_SIZE = 2 * 1024 * 1024
 MAX_MESSAGE_SIZE = 100 * 1024 * 1024
 READ_TIMEOUT_MS = 60_000
+MAX_CONNECTIONS = 1000  # hbase.thrift.maxWorkerThreads' default
+# TTransportException's NEGATIVE_SIZE / SIZE_LIMIT codes (Apache Thrift's Python library);
+# thriftpy2 lacks the names, so they are spelled here.
+NEGATIVE_SIZE, SIZE_LIMIT = 5, 6
+ACCEPT_BACKOFF_S = (0.01, 1.0)  # first and longest pause when accept() runs out of descriptors
 
 
 class _GuardedSocket(TSocket):
@@ -48,7 +54,7 @@ class _GuardedSocket(TSocket):
         data = super().read(sz)
         self.count += len(data)
         if self.count > self.max_message:
-            raise TTransportException(TTransportException.SIZE_LIMIT, "MaxMessageSize reached")
+            raise TTransportException(SIZE_LIMIT, "MaxMessageSize reached")
         if self.framed:
             self._check_frames(data)
         return data
@@ -70,11 +76,11 @@ class _GuardedSocket(TSocket):
             size = int.from_bytes(self._header, "big", signed=True)
             self._header = b""
             if size < 0:
-                raise TTransportException(TTransportException.NEGATIVE_SIZE,
+                raise TTransportException(NEGATIVE_SIZE,
                                           f"Read a negative frame size ({size})!")
             if size > self.max_frame:
                 raise TTransportException(
-                    TTransportException.SIZE_LIMIT,
+                    SIZE_LIMIT,
                     f"Frame size ({size}) larger than max length ({self.max_frame})!")
             self._frame_left = size
 
@@ -90,7 +96,8 @@ class ThriftServer:
     def __init__(self, cluster, host: str = "127.0.0.1", port: int = 9090,
                  transport: str = "buffered", protocol: str = "binary",
                  max_message_size: int = MAX_MESSAGE_SIZE, max_frame_size: int = MAX_FRAME_SIZE,
-                 read_timeout_ms: int | None = READ_TIMEOUT_MS):
+                 read_timeout_ms: int | None = READ_TIMEOUT_MS,
+                 max_connections: int = MAX_CONNECTIONS):
         if transport not in TRANSPORTS:
             raise ValueError(f"transport must be one of {', '.join(TRANSPORTS)}")
         if protocol not in PROTOCOLS:
@@ -107,7 +114,9 @@ class ThriftServer:
         self._lock = threading.Lock()
         self._clients: dict[socket.socket, threading.Thread] = {}
         self._thread: threading.Thread | None = None
+        self.max_connections = max_connections
         self.connections_served = 0
+        self.connections_refused = 0
 
     # --- lifecycle ------------------------------------------------------------------------------
     def bind(self) -> "ThriftServer":
@@ -129,12 +138,22 @@ class ThriftServer:
         if self._listener is None:
             self.bind()
         listener = self._listener
+        pause = ACCEPT_BACKOFF_S[0]
         while not self._stopped.is_set():
             try:
                 sock, _addr = listener.accept()
-            except OSError:
+            except OSError as e:
                 if self._stopped.is_set():
                     break
+                if e.errno in (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM):
+                    # out of descriptors: wait for connections to close instead of spinning
+                    log.warning("accept: %s; pausing %.2f s", e.strerror, pause)
+                    self._stopped.wait(pause)
+                    pause = min(pause * 2, ACCEPT_BACKOFF_S[1])
+                continue
+            pause = ACCEPT_BACKOFF_S[0]
+            if self.active_connections >= self.max_connections:
+                self._refuse(sock)
                 continue
             t = threading.Thread(target=self._serve_client, args=(sock,), daemon=True,
                                  name=f"hsim-thrift-{self.connections_served}")
@@ -145,6 +164,16 @@ class ThriftServer:
                 self._clients[sock] = t
                 self.connections_served += 1
                 t.start()
+
+    def _refuse(self, sock: socket.socket) -> None:
+        """Over the cap: close at once, as a full TThreadPoolServer rejects the task."""
+        self.connections_refused += 1
+        log.info("refusing a connection: %d connections open (max %d)",
+                 self.active_connections, self.max_connections)
+        try:
+            sock.close()
+        except OSError:
+            pass
 
     def start(self) -> "ThriftServer":
         """bind() and serve from a background thread; returns self."""

@@ -46,7 +46,7 @@ def test_batch_is_row_atomic(cluster):
     b2 = t.batch()
     b2.put(b"r3", {b"f:a": b"1"})
     b2.put(b"r3", {b"x:b": b"2"})
-    with pytest.raises(hsim.NoSuchColumnFamilyError):
+    with pytest.raises(hsim.RetriesExhaustedWithDetailsError):
         b2.send()
     assert t.get(b"r3") == []
     # an exception inside the with block sends nothing

@@ -54,7 +54,7 @@ def test_serve_refuses_bad_arguments(hsim_serve):
 
     r = subprocess.run([sys.executable, "-m", "hsim.cli", "serve", "--config", '{"nope": 1}'],
                        capture_output=True, text=True, timeout=30)
-    assert r.returncode == 2 and "bad --config" in r.stderr
+    assert r.returncode == 2 and "argument --config: unknown Config field(s): nope" in r.stderr
     with hsim_serve() as (_proc, port):
         r = subprocess.run([sys.executable, "-m", "hsim.cli", "serve", "--port", str(port)],
                            capture_output=True, text=True, timeout=30)

@@ -1,0 +1,226 @@
+"""The API boundary's checks, one function per kind of argument, shared by Table, Admin, the
+Thrift handler and the shell. Each raises before anything is applied: TypeError naming the
+argument and the type it wants, or the hsim error standing for HBase's own exception.
+
+HBase's rules and where they live: Mutation.checkRow (row length), ConnectionUtils.validatePut
+(hbase.client.keyvalue.maxsize), Mutation/TimeRange (signed 64-bit timestamps), Increment
+(a Java long amount; the sum wraps as Java long arithmetic does), TableName (names and
+namespaces), TableDescriptorChecker (table attributes)."""
+
+from __future__ import annotations
+
+from hsim.cell import MAX_ROW_LENGTH, NO_TTL
+from hsim.errors import (ConstraintError, DoNotRetryError, InvalidArgumentError,
+                         NamespaceNotFoundError, TableExistsError)
+
+LONG_MIN, LONG_MAX = -(1 << 63), (1 << 63) - 1
+DEFAULT_CACHING = 1000  # rows per scan request when caching is unset or <= 0
+DEFAULT_NAMESPACE, SYSTEM_NAMESPACE = "default", "hbase"
+_BYTES_LIKE = (bytes, str, bytearray, memoryview)
+
+
+def type_error(arg: str, wanted: str, value) -> TypeError:
+    return TypeError(f"{arg} must be {wanted}, not {type(value).__name__}")
+
+
+def to_bytes(value, arg: str) -> bytes:
+    if type(value) is bytes:
+        return value
+    if isinstance(value, str):
+        return value.encode("utf-8")
+    if isinstance(value, (bytearray, memoryview)):
+        return bytes(value)
+    raise type_error(arg, "bytes or str", value)
+
+
+def row(value, arg: str = "row") -> bytes:
+    """Mutation.checkRow: 'Row length is 0' / 'Row length N is > 32767'."""
+    r = to_bytes(value, arg)
+    if not r:
+        raise InvalidArgumentError("Row length is 0")
+    if len(r) > MAX_ROW_LENGTH:
+        raise InvalidArgumentError(f"Row length {len(r)} is > {MAX_ROW_LENGTH}")
+    return r
+
+
+def integer(value, arg: str, lo: int = LONG_MIN, hi: int = LONG_MAX) -> int:
+    """An int (not a bool) in [lo, hi]: Java's long by default."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise type_error(arg, "an int", value)
+    if not lo <= value <= hi:
+        raise InvalidArgumentError(f"{arg} {value} is out of range [{lo}, {hi}]")
+    return value
+
+
+def timestamp(value, arg: str = "timestamp") -> int | None:
+    """A cell timestamp: a signed 64-bit long, never negative (None: the server's now)."""
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise type_error(arg, "an int", value)
+    if value < 0:
+        raise InvalidArgumentError(f"Timestamp cannot be negative. ts={value}")
+    if value > LONG_MAX:
+        raise InvalidArgumentError(f"Timestamp {value} does not fit a signed 64-bit long")
+    return value
+
+
+def ttl_ms(value) -> int:
+    """Mutation.setTTL(long): a cell TTL in ms (None: no TTL tag)."""
+    if value is None:
+        return NO_TTL
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise type_error("ttl_ms", "an int", value)
+    if value < 0:
+        raise InvalidArgumentError("TTL must be non-negative")
+    if value > LONG_MAX:
+        raise InvalidArgumentError(f"TTL {value} does not fit a signed 64-bit long")
+    return value
+
+
+def increment_amount(value) -> int:
+    """Increment.addColumn(family, qualifier, long amount)."""
+    return integer(value, "increment amount")
+
+
+def java_long(value: int) -> int:
+    """HRegion.reckonDeltasByStore adds `getLongValue(current) + deltaAmount` as Java longs:
+    the sum wraps around, with no overflow check."""
+    return (value + (1 << 63)) % (1 << 64) - (1 << 63)
+
+
+def cell_size(row_: bytes, family: bytes, qualifier: bytes, value: bytes, max_size: int) -> None:
+    """ConnectionUtils.validatePut: a cell's KeyValue serialized size must not exceed
+    hbase.client.keyvalue.maxsize (0 or less: no limit)."""
+    if max_size <= 0:
+        return
+    key = 2 + len(row_) + 1 + len(family) + len(qualifier) + 8 + 1
+    size = 4 + 4 + key + len(value)
+    if size > max_size:
+        raise InvalidArgumentError(f"KeyValue size too large: {size} > {max_size} "
+                                   "(hbase.client.keyvalue.maxsize)")
+
+
+def mapping(value, arg: str) -> dict:
+    if not isinstance(value, dict):
+        raise type_error(arg, "a dict", value)
+    return value
+
+
+def caching(value) -> int:
+    """Scan.setCaching: a value <= 0 (or None) means the client's default, as ClientScanner
+    falls back to hbase.client.scanner.caching."""
+    if value is None:
+        return DEFAULT_CACHING
+    integer(value, "caching")
+    return value if value > 0 else DEFAULT_CACHING
+
+
+def limit(value) -> int | None:
+    if value is None:
+        return None
+    if integer(value, "limit") <= 0:
+        raise InvalidArgumentError("limit must be positive")
+    return value
+
+
+def boolean(value, arg: str) -> bool:
+    if not isinstance(value, bool):
+        raise type_error(arg, "a bool", value)
+    return value
+
+
+# --- names -----------------------------------------------------------------------------------
+def namespace_name(name) -> str:
+    """TableName.isLegalNamespaceName: letters, digits and '_'."""
+    if isinstance(name, bytes):
+        name = name.decode("utf-8", "replace")
+    if not isinstance(name, str):
+        raise type_error("namespace", "str or bytes", name)
+    if not name:
+        raise InvalidArgumentError("Namespace name must not be empty")
+    for i, ch in enumerate(name):
+        if not (ch.isalnum() or ch == "_"):
+            raise InvalidArgumentError(
+                f"Illegal character <{ch}> at {i}. Namespaces may only contain 'alphanumeric "
+                f"characters' from any language and digits: {name}")
+    return name
+
+
+def table_name(name) -> str:
+    """The table's canonical name: 'default:t' is 't' (TableName.valueOf drops the default
+    namespace); other namespaces keep their prefix."""
+    from hsim.schema import validate_table_name
+
+    if isinstance(name, (bytes, bytearray)):
+        name = bytes(name).decode("utf-8", "replace")
+    if not isinstance(name, str):
+        raise type_error("table name", "str or bytes", name)
+    ns, sep, qualifier = name.partition(":")
+    if not sep:
+        return validate_table_name(name)
+    namespace_name(ns)
+    validate_table_name(qualifier)
+    return qualifier if ns == DEFAULT_NAMESPACE else name
+
+
+def namespace_of(name: str) -> str:
+    return name.partition(":")[0] if ":" in name else DEFAULT_NAMESPACE
+
+
+def creatable_table(name: str, namespaces) -> str:
+    """A user table may be created only in an existing namespace other than `hbase`."""
+    ns = namespace_of(name)
+    if ns == SYSTEM_NAMESPACE:
+        if name in ("hbase:meta", "hbase:namespace"):
+            raise TableExistsError(name)
+        raise ConstraintError(f"Namespace {SYSTEM_NAMESPACE} is reserved for system tables: "
+                              f"cannot create {name}")
+    if ns not in namespaces:
+        raise NamespaceNotFoundError(ns)
+    return name
+
+
+def unique_families(names: list) -> None:
+    """TableDescriptorBuilder.setColumnFamily refuses a family added twice."""
+    seen = set()
+    for n in names:
+        if n in seen:
+            raise InvalidArgumentError(
+                f"Column family '{n.decode('utf-8', 'replace')}' already exists so cannot be added")
+        seen.add(n)
+
+
+# --- table attributes (TableDescriptorChecker) --------------------------------------------------
+TABLE_ATTRIBUTES = ("max_filesize", "memstore_flush_size", "split_policy", "split_enabled",
+                    "key_prefix_length", "key_prefix_delimiter")
+
+
+def table_attributes(attrs: dict) -> dict:
+    """Check table attributes as TableDescriptorChecker.sanityCheck does; returns them with the
+    delimiter as bytes."""
+    from hsim.regions.split_policy import POLICIES
+
+    out = {}
+    for k, v in attrs.items():
+        if k not in TABLE_ATTRIBUTES:
+            raise InvalidArgumentError(f"unknown table attribute {k!r}")
+        if v is None:
+            out[k] = None
+        elif k in ("max_filesize", "memstore_flush_size", "key_prefix_length"):
+            if integer(v, k) <= 0:
+                raise DoNotRetryError(f"{k.upper()} for table descriptor ({v}) must be positive")
+            out[k] = v
+        elif k == "split_policy":
+            if not isinstance(v, str):
+                raise type_error(k, "a str", v)
+            if v.rsplit(".", 1)[-1] not in POLICIES:
+                raise DoNotRetryError(f"Split policy {v!r} is not a known RegionSplitPolicy; "
+                                      f"one of {sorted(POLICIES)}")
+            out[k] = v
+        elif k == "split_enabled":
+            out[k] = boolean(v, k)
+        else:
+            out[k] = to_bytes(v, k)
+    return out
+
