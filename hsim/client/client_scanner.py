@@ -28,8 +28,8 @@ class ClientScanner:
         self.done = False
 
     def next_batch(self, want: int) -> list:
-        """Up to `want` (row, cells): one request (call with the cluster's lock held). An
-        empty list only when the scan is over."""
+        """Up to `want` rows, each its list of cells: one request (call with the cluster's lock
+        held). An empty list only when the scan is over."""
         while not self.done:
             now = self.table.cluster.tick()
             if self.scanner is None or self.scanner.closed_under_it:
@@ -38,10 +38,11 @@ class ClientScanner:
             if self.region.server is not None:
                 self.region.server.note_read(len(rows))
             if rows:
+                last = rows[-1][0][0]
                 if self.reversed:
-                    self.below = rows[-1][0]
+                    self.below = last
                 else:
-                    self.pos = rows[-1][0] + b"\x00"  # the first row after the last returned
+                    self.pos = last + b"\x00"  # the first row after the last returned
             if self.scanner.exhausted:
                 self._next_region()
             if rows:

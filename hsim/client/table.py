@@ -330,9 +330,9 @@ class Table:
         returned = 0
         try:
             while batch:
-                for row, cells in batch:
-                    if prefix is not None and not row.startswith(prefix):
-                        if reversed and row > prefix:
+                for cells in batch:
+                    if prefix is not None and not cells[0][0].startswith(prefix):
+                        if reversed and cells[0][0] > prefix:
                             continue
                         return
                     yield cells

@@ -14,6 +14,10 @@ after the last row it got (ClientScanner on NotServingRegionException), at a new
 
 from __future__ import annotations
 
+from itertools import islice
+
+from hsim.engine.gc_pause import gc_paused
+
 
 class RegionScanner:
     __slots__ = ("region", "read_point", "files", "start", "stop", "queries", "now", "reversed",
@@ -46,7 +50,9 @@ class RegionScanner:
             self.files[family].append(store_file)
 
     def next_rows(self, n: int) -> list:
-        """Up to `n` (row, cells) after the last row returned; fewer means the region is done."""
+        """Up to `n` rows (each its list of cells) after the last row returned; fewer means the
+        region is done. Only the cell lists are kept: a (row, cells) pair per row would double
+        the objects the GC has to track while the batch is read."""
         if self.exhausted:
             return []
         last = self.last_row
@@ -54,18 +60,18 @@ class RegionScanner:
             start, below = (self.start if last is None else last), last
         else:
             start, below = (self.start if last is None else last + b"\x00"), None
-        rows = self.region.scan(start, self.stop, self.queries, self.now, reversed=self.reversed,
-                                filt=self.filt, max_versions=self.max_versions,
-                                read_point=self.read_point, files=self.files, below=below)
-        out = []
-        for item in rows:
-            out.append(item)
-            if len(out) >= n:
-                break
-        if hasattr(rows, "close"):
-            rows.close()  # the generator chain ends here; nothing stays open between batches
+        # A batch is thousands of short-lived acyclic tuples and lists: the cyclic GC would
+        # otherwise run full collections over the whole heap while it is built (~1.6x the time)
+        with gc_paused():
+            rows = self.region.scan(start, self.stop, self.queries, self.now,
+                                    reversed=self.reversed, filt=self.filt,
+                                    max_versions=self.max_versions, read_point=self.read_point,
+                                    files=self.files, below=below)
+            out = [cells for _row, cells in islice(rows, n)]
+            if hasattr(rows, "close"):
+                rows.close()  # the generator chain ends here; nothing stays open between batches
         if out:
-            self.last_row = out[-1][0]
+            self.last_row = out[-1][0][0]
         if len(out) < n:
             self.close()
         return out
