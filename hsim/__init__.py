@@ -17,6 +17,7 @@ from hsim.errors import (DoNotRetryError, FilterParseError, HsimError, Incompati
                          TableNotEnabledError, TableNotFoundError, UnknownRegionError,
                          WrongRegionError)
 from hsim.schema import ColumnFamily, TableDescriptor
+from hsim.version import __version__  # noqa: F401 -- public, by convention not in __all__
 
 
 def __getattr__(name):

@@ -2,9 +2,18 @@
 
 `IOCounters` is the read-path tally that HFile readers, the block cache and stores add to.
 A caller passes one in; `explain` passes a fresh one to see what a single request did.
+
+Every record's `to_dict()` is JSON-ready: row keys appear in the shell's printable form
+(`Bytes.toStringBinary`, `\\xHH` escapes), so a saved snapshot reads like shell output.
+`ClusterMetrics.from_dict` reverses it (`Bytes.toBytesBinary`), so
+`ClusterMetrics.from_dict(json.loads(m.to_json())) == m`.
 """
 
 from __future__ import annotations
+
+import json
+
+from hsim.bytes import to_bytes_binary, to_string_binary
 
 
 class IOCounters:
@@ -45,6 +54,8 @@ from dataclasses import asdict, dataclass, field  # noqa: E402
 
 @dataclass
 class StoreMetrics:
+    """One column family's store in one region: memstore, files, flushes, compactions, reads."""
+
     family: str
     memstore_data_bytes: int
     memstore_heap_bytes: int
@@ -77,6 +88,8 @@ class StoreMetrics:
 
 @dataclass
 class RegionMetrics:
+    """One region: its key range, hosting server, request counts and stores."""
+
     name: str
     table: str
     start_key: bytes
@@ -90,11 +103,23 @@ class RegionMetrics:
     stores: list = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        d = asdict(self)
+        d["start_key"] = to_string_binary(self.start_key)
+        d["end_key"] = to_string_binary(self.end_key)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "RegionMetrics":
+        """The inverse of `to_dict` (keys read back with `Bytes.toBytesBinary`)."""
+        return cls(**{**d, "start_key": to_bytes_binary(d["start_key"]),
+                      "end_key": to_bytes_binary(d["end_key"]),
+                      "stores": [StoreMetrics(**s) for s in d.get("stores", [])]})
 
 
 @dataclass
 class ServerMetrics:
+    """One region server: totals over its regions plus its block cache."""
+
     name: str
     regions: int
     read_requests: int
@@ -124,6 +149,8 @@ class ServerMetrics:
 
 @dataclass
 class ClusterMetrics:
+    """What `cluster.metrics()` returns: every server and region, plus derived ratios."""
+
     servers: list
     regions: list
 
@@ -132,10 +159,12 @@ class ClusterMetrics:
         return sum(s.read_requests + s.write_requests for s in self.servers)
 
     def write_share_per_server(self) -> dict:
+        """Each server's share of all write requests (0..1), by server name."""
         total = sum(s.write_requests for s in self.servers) or 1
         return {s.name: s.write_requests / total for s in self.servers}
 
     def write_share_per_region(self) -> dict:
+        """Each region's share of all write requests (0..1), by region name."""
         total = sum(r.write_requests for r in self.regions) or 1
         return {r.name: r.write_requests / total for r in self.regions}
 
@@ -187,3 +216,13 @@ class ClusterMetrics:
                 "bloom_bytes": self.bloom_bytes,
             },
         }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """`to_dict()` as JSON text, keys in a stable order (for saving and diffing)."""
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "ClusterMetrics":
+        """The inverse of `to_dict`; the "derived" section is recomputed, not read."""
+        return cls(servers=[ServerMetrics(**s) for s in d["servers"]],
+                   regions=[RegionMetrics.from_dict(r) for r in d["regions"]])

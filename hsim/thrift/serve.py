@@ -17,6 +17,7 @@ import os
 import signal
 import sys
 
+from hsim.suggest import SuggestingParser
 from hsim.thrift.server import MAX_FRAME_SIZE, MAX_MESSAGE_SIZE, PROTOCOLS, TRANSPORTS
 
 
@@ -39,7 +40,7 @@ def _config(text: str | None):
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="hsim serve", description=__doc__.split("\n\n")[0])
+    p = SuggestingParser(prog="hsim serve", description=__doc__.split("\n\n")[0])
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=9090, help="port (default 9090; 0: a free one)")
     p.add_argument("--servers", type=int, default=1, metavar="N", help="region servers")
