@@ -194,7 +194,7 @@ class Cell(_CellBase):
         return b"".join(parts)
 
     def tags_bytes(self) -> bytes:
-        """[tagsLen:2][tags] as an HFile that includes tags writes after the value."""
+        """`[tagsLen:2][tags]` as an HFile that includes tags writes after the value."""
         if self[7] == NO_TTL:
             return b"\x00\x00"
         return _TTL_TAGS.pack(11, 9, TTL_TAG_TYPE, self[7])

@@ -26,6 +26,9 @@ _SCALED = (
 
 @dataclass(frozen=True)
 class Config:
+    """The HBase settings hsim honours, by their hbase-site.xml names (in comments); `scaled()`
+    shrinks the sizes for small runs."""
+
     # MemStore and flush (HRegion, FlushLargeStoresPolicy, MemStoreFlusher)
     memstore_flush_size: int = 128 * MiB  # hbase.hregion.memstore.flush.size
     memstore_block_multiplier: int = 4  # hbase.hregion.memstore.block.multiplier

@@ -11,6 +11,9 @@ from hsim.schema import ColumnFamily, TableDescriptor, validate_family_name
 
 @dataclass
 class StoreFileInfo:
+    """One store file as the admin lists it: name, size, cells, reference or not, time range,
+    max sequence id."""
+
     name: str
     size: int
     entries: int
@@ -56,6 +59,9 @@ def _family(name, options) -> tuple[bytes, ColumnFamily]:
 
 
 class Admin:
+    """HBase's Admin: tables and column families, enable/disable, flush, compact, split, move,
+    balance."""
+
     def __init__(self, cluster):
         self.cluster = cluster
         self.master = cluster.master

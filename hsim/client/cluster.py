@@ -17,6 +17,9 @@ from hsim.regions.master import Master
 
 
 class Cluster:
+    """A simulated HBase cluster: a master, region servers and one clock; `admin` for DDL,
+    `table(name)` for data."""
+
     def __init__(self, region_servers: int = 1, config: Config | None = None, clock=None):
         from hsim.client.admin import Admin
 

@@ -35,6 +35,9 @@ def _ts(timestamp) -> int | None:
 
 
 class Table:
+    """HBase's Table: put, get, scan, delete, increment, append, checkAndMutate and batches on one
+    table."""
+
     def __init__(self, cluster, name: str):
         self.cluster = cluster
         self.name = name
@@ -405,6 +408,7 @@ class Batch:
 
 
 def fresh_filter(f):
+    """A filter with no state left from an earlier scan (filters keep per-scan state)."""
     from hsim.filters import fresh
 
     return fresh(f)

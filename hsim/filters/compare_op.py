@@ -15,6 +15,8 @@ from hsim.errors import InvalidArgumentError
 
 
 class CompareOperator(enum.Enum):
+    """HBase's CompareOperator: how a filter compares a cell's bytes with its comparator."""
+
     LESS = "<"
     LESS_OR_EQUAL = "<="
     EQUAL = "="

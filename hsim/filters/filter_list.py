@@ -55,6 +55,8 @@ MERGE_OR = {(a, b): _merge_or(a, b) for a in RC for b in RC}
 
 
 class Operator(enum.Enum):
+    """FilterList.Operator: MUST_PASS_ALL (AND) or MUST_PASS_ONE (OR)."""
+
     MUST_PASS_ALL = "AND"
     MUST_PASS_ONE = "OR"
 

@@ -31,6 +31,9 @@ _LOAD_FIELDS = ("read_requests", "write_requests", "scan_rows", "cache_hits",
 
 
 class Run:
+    """What a scenario's run function gets: a fresh cluster for one variant, its workload size, seed
+    and recorders."""
+
     def __init__(self, scenario, variant, *, ops: int, seed: int, scale: float, servers: int,
                  params: dict, on_progress=None, sample_points: int = 40,
                  cost_model: CostModel | None = None):

@@ -72,6 +72,9 @@ class Results(dict):
 
 @dataclass
 class Report:
+    """A scenario run's results: every variant's metrics, the claims' verdicts, the plots;
+    `to_json()` is report.json."""
+
     scenario: str
     description: str
     ops_meaning: str

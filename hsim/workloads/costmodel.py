@@ -62,6 +62,8 @@ class ServerCost:
 
 @dataclass(frozen=True)
 class CostReport:
+    """The cost model's verdict on a run: per-server simulated time and the throughput it allows."""
+
     servers: tuple
     ops: int
     makespan_ms: float
