@@ -51,6 +51,14 @@ class IOCounters:
 # --- metric records returned by cluster.metrics() ----------------------------------------------
 from dataclasses import asdict, dataclass, field  # noqa: E402
 
+_KEY_FIELDS = ("start_key", "end_key")
+
+
+def printable_keys(d: dict) -> dict:
+    """A region record's dict with its row keys as `Bytes.toStringBinary` text (JSON-ready);
+    `Bytes.toBytesBinary` (hsim.bytes.to_bytes_binary) reads them back."""
+    return {k: to_string_binary(v) if k in _KEY_FIELDS else v for k, v in d.items()}
+
 
 @dataclass
 class StoreMetrics:
@@ -103,10 +111,7 @@ class RegionMetrics:
     stores: list = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        d = asdict(self)
-        d["start_key"] = to_string_binary(self.start_key)
-        d["end_key"] = to_string_binary(self.end_key)
-        return d
+        return printable_keys(asdict(self))
 
     @classmethod
     def from_dict(cls, d: dict) -> "RegionMetrics":

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, field
 
 from hsim.client.requests import b
 from hsim.errors import InvalidArgumentError, NoSuchColumnFamilyError
+from hsim.metrics import printable_keys
 from hsim.schema import ColumnFamily, TableDescriptor, validate_family_name
 
 
@@ -48,7 +50,12 @@ class RegionInfo:
         return sum(f.size for v in self.store_files.values() for f in v)
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """JSON-ready: row keys in the shell's printable form (see hsim.metrics)."""
+        return printable_keys(asdict(self))
+
+    def to_json(self) -> str:
+        """`to_dict()` as JSON text."""
+        return json.dumps(self.to_dict(), indent=2)
 
 
 def _family(name, options) -> tuple[bytes, ColumnFamily]:

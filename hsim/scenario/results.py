@@ -102,7 +102,8 @@ class Report:
         raise ScenarioError(f"no variant {name!r} in this run")
 
     def to_dict(self) -> dict:
-        return {
+        """JSON-ready (see `jsonable`): what report.json holds."""
+        return jsonable({
             "scenario": self.scenario,
             "description": self.description,
             "options": self.options,
@@ -129,10 +130,11 @@ class Report:
             } for v in self.variants],
             "plots": self.plots,
             "elapsed_s": round(self.elapsed_s, 3),
-        }
+        })
 
     def to_json(self) -> str:
-        return json.dumps(jsonable(self.to_dict()), indent=2) + "\n"
+        """report.json's text."""
+        return json.dumps(self.to_dict(), indent=2) + "\n"
 
 
 def jsonable(x):

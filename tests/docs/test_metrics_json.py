@@ -3,6 +3,7 @@
 import json
 
 import hsim
+from hsim.bytes import to_bytes_binary
 from hsim.metrics import ClusterMetrics
 
 
@@ -32,3 +33,26 @@ def test_from_dict_restores_the_records():
     assert back == m
     assert back.regions[1].start_key == b"\x00\xff\\m"
     assert back.to_dict() == m.to_dict()
+
+
+def test_region_records_are_json_ready():
+    cluster = hsim.Cluster(clock=hsim.ManualClock(1_000))
+    cluster.admin.create_table("t", {"f": hsim.ColumnFamily()}, split_keys=[b"\x01k"])
+    cluster.table("t").put(b"\x01z", {b"f:q": b"v"})
+    cluster.admin.flush("t")
+    info = cluster.admin.regions("t")[1]
+    d = json.loads(info.to_json())
+    assert d == info.to_dict()
+    assert d["start_key"] == "\\x01k"
+    assert to_bytes_binary(d["start_key"]) == info.start_key
+    assert d["store_files"]["f"][0]["entries"] == 1
+
+
+def test_scenario_report_to_dict_is_json_ready():
+    from hsim.scenario import run_scenario
+    from hsim.scenario.loader import load_scenario
+
+    report = run_scenario(load_scenario("presplit"), ops="small", plots=False, out=None)
+    d = report.to_dict()
+    assert json.loads(json.dumps(d)) == d
+    assert report.to_json() == json.dumps(d, indent=2) + "\n"
