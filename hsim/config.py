@@ -79,6 +79,7 @@ class Config:
         return 2 * self.memstore_flush_size
 
     def replace(self, **changes) -> "Config":
+        """A copy with some fields changed."""
         return dataclasses.replace(self, **changes)
 
     def scaled(self, factor: float) -> "Config":
@@ -93,4 +94,5 @@ class Config:
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict:
+        """Every field by name (JSON-ready)."""
         return dataclasses.asdict(self)

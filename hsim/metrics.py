@@ -37,10 +37,12 @@ class IOCounters:
             setattr(self, name, 0)
 
     def add(self, other: "IOCounters") -> None:
+        """Add another tally into this one."""
         for name in self.__slots__:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def to_dict(self) -> dict:
+        """Every counter by name."""
         return {name: getattr(self, name) for name in self.__slots__}
 
     def __repr__(self) -> str:
@@ -91,6 +93,7 @@ class StoreMetrics:
     bloom_negatives: int
 
     def to_dict(self) -> dict:
+        """Every field by name (JSON-ready)."""
         return asdict(self)
 
 
@@ -111,6 +114,7 @@ class RegionMetrics:
     stores: list = field(default_factory=list)
 
     def to_dict(self) -> dict:
+        """JSON-ready: row keys as Bytes.toStringBinary text, stores as dicts."""
         return printable_keys(asdict(self))
 
     @classmethod
@@ -149,6 +153,7 @@ class ServerMetrics:
     bloom_negatives: int
 
     def to_dict(self) -> dict:
+        """Every field by name (JSON-ready)."""
         return asdict(self)
 
 
@@ -161,6 +166,7 @@ class ClusterMetrics:
 
     @property
     def total_requests(self) -> int:
+        """Read plus write requests over all servers."""
         return sum(s.read_requests + s.write_requests for s in self.servers)
 
     def write_share_per_server(self) -> dict:
@@ -187,10 +193,12 @@ class ClusterMetrics:
 
     @property
     def bytes_flushed(self) -> int:
+        """Bytes flushed from memstores over all servers."""
         return sum(s.bytes_flushed for s in self.servers)
 
     @property
     def compaction_bytes_written(self) -> int:
+        """Bytes compactions wrote over all servers."""
         return sum(s.compaction_bytes_written for s in self.servers)
 
     @property
@@ -201,13 +209,16 @@ class ClusterMetrics:
 
     @property
     def index_bytes(self) -> int:
+        """Block index bytes of every store file."""
         return sum(s.index_bytes for s in self.servers)
 
     @property
     def bloom_bytes(self) -> int:
+        """Bloom filter bytes of every store file."""
         return sum(s.bloom_bytes for s in self.servers)
 
     def to_dict(self) -> dict:
+        """JSON-ready: servers, regions (keys as toStringBinary) and the derived ratios."""
         return {
             "servers": [s.to_dict() for s in self.servers],
             "regions": [r.to_dict() for r in self.regions],

@@ -42,6 +42,7 @@ class Cluster:
         return _Request(self)
 
     def table(self, name):
+        """The Table client for a table (str or bytes name)."""
         from hsim.client.table import Table
 
         if isinstance(name, bytes):
@@ -49,11 +50,13 @@ class Cluster:
         return Table(self, name)
 
     def metrics(self):
+        """A snapshot of every server's and region's counters (ClusterMetrics)."""
         with self.lock:
             return self.master.metrics()
 
     @property
     def region_servers(self) -> list:
+        """The region servers, in order."""
         return self.master.servers
 
     def run_compaction_chore(self) -> int:

@@ -107,6 +107,7 @@ class Table:
                         self.cluster.tick())
 
     def delete_family(self, row, family, timestamp: int | None = None) -> None:
+        """Delete every cell of one family in a row (a DeleteFamily marker)."""
         with self.cluster.lock:
             self._apply(b(row), [(b(family), b"", _ts(timestamp), _DEL_FAM, b"", NO_TTL)],
                         self.cluster.tick())
@@ -139,6 +140,7 @@ class Table:
         return self.increment_columns(row, {column: amount}, ttl_ms=ttl_ms)[b(column)]
 
     def increment_columns(self, row, amounts: dict, ttl_ms: int | None = None) -> dict:
+        """Add to several 8-byte counters of one row atomically; returns the new values."""
         if not amounts:
             raise InvalidArgumentError("No columns to increment")
         with self.cluster.lock:
@@ -230,6 +232,7 @@ class Table:
         return cur is not None and cur.value == b(value)
 
     def batch(self) -> Batch:
+        """A Batch that collects mutations and sends them together."""
         return Batch(self)
 
     def mutate_rows(self, mutations: list) -> None:
@@ -284,6 +287,7 @@ class Table:
         return cells
 
     def exists(self, row, columns=None) -> bool:
+        """Whether a get of the row (and columns) would return anything."""
         return bool(self.get(row, columns=columns))
 
     def scan(self, start_row=None, stop_row=None, row_prefix=None, columns=None,
@@ -357,6 +361,7 @@ class Table:
                     break
 
     def count(self, **scan_args) -> int:
+        """How many rows a scan with these arguments returns."""
         return sum(1 for _ in self.scan(**scan_args))
 
 
@@ -380,21 +385,27 @@ class Batch:
         self.mutations: list[Mutation] = []
 
     def put(self, row, data, timestamp=None, ttl_ms=None):
+        """Queue a put."""
         self.mutations.append(Mutation("put", row, data=data, timestamp=timestamp, ttl_ms=ttl_ms))
 
     def delete_row(self, row, timestamp=None):
+        """Queue a delete of the whole row."""
         self.mutations.append(Mutation("delete_row", row, timestamp=timestamp))
 
     def delete_family(self, row, family, timestamp=None):
+        """Queue a delete of one family in the row."""
         self.mutations.append(Mutation("delete_family", row, column=family, timestamp=timestamp))
 
     def delete_columns(self, row, column, timestamp=None):
+        """Queue a delete of every version of a column (DeleteColumn)."""
         self.mutations.append(Mutation("delete_columns", row, column=column, timestamp=timestamp))
 
     def delete_column(self, row, column, timestamp=None):
+        """Queue a delete of one version of a column (Delete)."""
         self.mutations.append(Mutation("delete_column", row, column=column, timestamp=timestamp))
 
     def send(self) -> None:
+        """Send the queued mutations as one batch, and start a new one."""
         muts, self.mutations = self.mutations, []
         self.table.mutate_rows(muts)
 

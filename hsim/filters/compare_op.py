@@ -27,6 +27,7 @@ class CompareOperator(enum.Enum):
 
     @property
     def symbol(self) -> str:
+        """The operator as the filter language writes it (<, <=, =, !=, >=, >)."""
         return self.value
 
     @classmethod

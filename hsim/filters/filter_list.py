@@ -115,6 +115,7 @@ class FilterList(Filter):
         self._forget()
 
     def add_filter(self, f: Filter) -> None:
+        """Append a filter to the list."""
         self.filters.append(f)
         self._transforms = self._transforms or f.may_transform()
         self._included.append(self._and)

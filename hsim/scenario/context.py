@@ -76,13 +76,16 @@ class Run:
 
     @property
     def has_cluster(self) -> bool:
+        """Whether the run has built its cluster yet."""
         return self._cluster is not None
 
     @property
     def admin(self):
+        """The run's cluster's Admin."""
         return self.cluster.admin
 
     def table(self, name):
+        """A Table on the run's cluster."""
         return self.cluster.table(name)
 
     # --- pacing ---------------------------------------------------------------------------------
@@ -140,6 +143,7 @@ class Run:
         self.series.setdefault(series, []).append((x, y))
 
     def note(self, text: str) -> None:
+        """Add a line to the variant's notes in the report."""
         self.notes.append(text)
 
     def sample(self) -> None:
@@ -182,6 +186,7 @@ class Run:
         return random.Random(f"{self.seed}:{self.scenario.name}")
 
     def param(self, key: str):
+        """A scenario parameter's value for this run (--param or its default)."""
         try:
             return self.params[key]
         except KeyError:

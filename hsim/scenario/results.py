@@ -87,6 +87,7 @@ class Report:
 
     @property
     def results(self) -> Results:
+        """What claims read: `results["variant"]["metric"]`, plus the run's options."""
         out = Results()
         out.options = self.options
         for v in self.variants:
@@ -96,6 +97,7 @@ class Report:
         return out
 
     def variant(self, name: str) -> VariantResult:
+        """One variant's results by name."""
         for v in self.variants:
             if v.name == name:
                 return v

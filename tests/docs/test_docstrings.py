@@ -29,3 +29,19 @@ def test_every_public_name_has_a_docstring(module):
     missing = [name for name, obj in names.items()
                if (inspect.isclass(obj) or inspect.isroutine(obj)) and not _own_doc(obj).strip()]
     assert not missing, f"{module}: no docstring for {', '.join(missing)}"
+
+
+def _public_members(cls):
+    for name, attr in vars(cls).items():
+        func = attr.fget if isinstance(attr, property) else getattr(attr, "__func__", attr)
+        if not name.startswith("_") and inspect.isfunction(func):
+            yield name
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_every_public_method_has_a_docstring(module):
+    """Methods and properties a class defines; an override inherits its base's docstring."""
+    missing = [f"{name}.{member}" for name, cls in public_names(module).items()
+               if inspect.isclass(cls) for member in _public_members(cls)
+               if not (inspect.getdoc(getattr(cls, member)) or "").strip()]
+    assert not missing, f"{module}: no docstring for {', '.join(missing)}"
