@@ -35,8 +35,8 @@ def _ts(timestamp) -> int | None:
 
 
 class Table:
-    """HBase's Table: put, get, scan, delete, increment, append, checkAndMutate and batches on one
-    table."""
+    """HBase's Table: put, get, scan, delete, increment, append, check-and-put/delete and
+    batches on one table."""
 
     def __init__(self, cluster, name: str):
         self.cluster = cluster
