@@ -70,3 +70,15 @@ def test_misspelt_shell_command():
         "NameError (undefined local variable or method `scna' for main:Object\n"
         "Did you mean?  scan)\n"
         "NameError (undefined local variable or method `zzzzzz' for main:Object)\n")
+
+
+def test_version_without_package_metadata_reads_pyproject(monkeypatch):
+    from importlib import metadata
+
+    from hsim import version
+
+    def missing(name):
+        raise metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(metadata, "version", missing)
+    assert version._version() == hsim.__version__
