@@ -19,6 +19,7 @@ from hsim.errors import (DoNotRetryError, FilterParseError, HsimError, Incompati
 from hsim.errors import (ConstraintError, NamespaceExistError, NamespaceNotFoundError,
                          RetriesExhaustedWithDetailsError)
 from hsim.schema import ColumnFamily, TableDescriptor
+from hsim.version import __version__  # noqa: F401 -- public, by convention not in __all__
 
 
 def __getattr__(name):

@@ -27,6 +27,7 @@ def to_bytes(x) -> bytes:
 
 
 def to_long(b: bytes, offset: int = 0) -> int:
+    """Bytes.toLong: 8 bytes, big-endian, signed."""
     try:
         return _q.unpack_from(b, offset)[0]
     except struct.error:
@@ -34,6 +35,7 @@ def to_long(b: bytes, offset: int = 0) -> int:
 
 
 def to_int(b: bytes, offset: int = 0) -> int:
+    """Bytes.toInt: 4 bytes, big-endian, signed."""
     try:
         return _i.unpack_from(b, offset)[0]
     except struct.error:
@@ -41,6 +43,7 @@ def to_int(b: bytes, offset: int = 0) -> int:
 
 
 def to_short(b: bytes, offset: int = 0) -> int:
+    """Bytes.toShort: 2 bytes, big-endian, signed."""
     try:
         return _h.unpack_from(b, offset)[0]
     except struct.error:
@@ -54,6 +57,7 @@ def _wrong_length(b: bytes, offset: int, size: int) -> InvalidArgumentError:
 
 
 def to_string(b: bytes) -> str:
+    """Bytes.toString: UTF-8, a bad byte becomes U+FFFD."""
     return b.decode("utf-8", errors="replace")
 
 

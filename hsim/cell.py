@@ -38,10 +38,12 @@ class CellType(enum.IntEnum):
 
     @property
     def hbase_name(self) -> str:
+        """The type's name as HBase prints it (e.g. DeleteColumn)."""
         return _HBASE_NAMES[self]
 
     @property
     def is_delete(self) -> bool:
+        """True for the delete marker types."""
         return 8 <= self <= 14
 
 
@@ -114,27 +116,33 @@ class Cell(_CellBase):
 
     @property
     def timestamp(self) -> int:
+        """The cell's timestamp, in ms."""
         return -self[3]
 
     @property
     def type(self) -> CellType:
+        """The cell's KeyValue.Type (Put, Delete, DeleteColumn, DeleteFamily, ...)."""
         return _TYPE_BY_CODE[-self[4]]
 
     @property
     def type_code(self) -> int:
+        """The KeyValue.Type code byte as HBase writes it."""
         return -self[4]
 
     @property
     def seq_id(self) -> int:
+        """The MVCC sequence id of the write that made the cell."""
         return -self[5]
 
     @property
     def ttl_ms(self) -> int | None:
+        """The cell's own TTL (a TTL tag), or None."""
         t = self[7]
         return None if t == NO_TTL else t
 
     @property
     def is_delete(self) -> bool:
+        """True for delete markers."""
         return self[4] <= -8
 
     @property
@@ -154,6 +162,7 @@ class Cell(_CellBase):
         return (_rebuild, (tuple(self),))
 
     def with_seq_id(self, seq_id: int) -> "Cell":
+        """The same cell with another sequence id."""
         return _new(Cell, self[:5] + (-seq_id,) + self[6:])
 
     def coordinates(self) -> tuple:
@@ -161,6 +170,7 @@ class Cell(_CellBase):
         return (self[0], self[1], self[2], -self[3], _TYPE_BY_CODE[-self[4]], self[6])
 
     def column(self) -> bytes:
+        """`family:qualifier`, as the shell prints a column."""
         return self[1] + b":" + self[2]
 
     def __repr__(self) -> str:
@@ -194,7 +204,7 @@ class Cell(_CellBase):
         return b"".join(parts)
 
     def tags_bytes(self) -> bytes:
-        """[tagsLen:2][tags] as an HFile that includes tags writes after the value."""
+        """`[tagsLen:2][tags]` as an HFile that includes tags writes after the value."""
         if self[7] == NO_TTL:
             return b"\x00\x00"
         return _TTL_TAGS.pack(11, 9, TTL_TAG_TYPE, self[7])

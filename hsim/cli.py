@@ -4,12 +4,15 @@
     hsim sweep ...             -> hsim.scenario.sweep
     hsim serve ...             -> hsim.thrift.serve
     hsim shell [script]        -> hsim.shell.main
+    hsim --version             -> prints hsim's version
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
+
+from hsim.suggest import did_you_mean
 
 _COMMANDS = {
     "list": ("hsim.scenario.cli", "main_list", "list the scenarios"),
@@ -21,7 +24,7 @@ _COMMANDS = {
 
 
 def _usage() -> str:
-    lines = ["usage: hsim COMMAND [ARGS]", "", "commands:"]
+    lines = ["usage: hsim [--version] COMMAND [ARGS]", "", "commands:"]
     for name, (_m, _f, text) in _COMMANDS.items():
         lines.append(f"  {name:<8}{text}")
     return "\n".join(lines)
@@ -32,9 +35,15 @@ def main(argv: list[str] | None = None) -> int:
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(_usage())
         return 0
+    if argv[0] in ("-V", "--version"):
+        from hsim.version import __version__
+
+        print(f"hsim {__version__}")
+        return 0
     cmd = _COMMANDS.get(argv[0])
     if cmd is None:
-        print(f"hsim: unknown command {argv[0]!r}\n\n{_usage()}", file=sys.stderr)
+        hint = did_you_mean(argv[0], [*_COMMANDS, "--version", "--help"])
+        print(f"hsim: unknown command {argv[0]!r}{hint}\n\n{_usage()}", file=sys.stderr)
         return 2
     module, func, _ = cmd
     try:

@@ -81,6 +81,7 @@ class ManualClock(_SettableClock):
         self._now = _ms(now_ms, "ManualClock start")
 
     def tick(self) -> int:
+        """The time a request reads: the set time (the clock moves only when told)."""
         return self._now
 
     def __repr__(self) -> str:
@@ -102,6 +103,7 @@ class TickingClock(_SettableClock):
         self._used = False  # whether a request already got self._now
 
     def tick(self) -> int:
+        """The time a request reads: each request after the first moves the clock by step_ms."""
         if self._used:
             self._now += self.step_ms
         self._used = True
@@ -129,6 +131,7 @@ class SystemClock(_SettableClock):
         self._last = -1
 
     def now(self) -> int:
+        """Wall time in ms (plus any advance), never behind a time already handed out."""
         return max(time.time_ns() // 1_000_000 + self._offset, self._last)
 
     @property
@@ -136,6 +139,7 @@ class SystemClock(_SettableClock):
         return self.now()
 
     def tick(self) -> int:
+        """The time a request reads: wall time, never the same ms twice."""
         t = max(time.time_ns() // 1_000_000 + self._offset, self._last + 1)
         self._last = t
         return t

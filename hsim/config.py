@@ -26,6 +26,9 @@ _SCALED = (
 
 @dataclass(frozen=True)
 class Config:
+    """The HBase settings hsim honours, by their hbase-site.xml names (in comments); `scaled()`
+    shrinks the sizes for small runs."""
+
     # MemStore and flush (HRegion, FlushLargeStoresPolicy, MemStoreFlusher)
     memstore_flush_size: int = 128 * MiB  # hbase.hregion.memstore.flush.size
     memstore_block_multiplier: int = 4  # hbase.hregion.memstore.block.multiplier
@@ -92,6 +95,7 @@ class Config:
         return 2 * self.memstore_flush_size
 
     def replace(self, **changes) -> "Config":
+        """A copy with some fields changed."""
         return dataclasses.replace(self, **changes)
 
     def scaled(self, factor: float) -> "Config":
@@ -106,4 +110,5 @@ class Config:
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict:
+        """Every field by name (JSON-ready)."""
         return dataclasses.asdict(self)

@@ -31,22 +31,32 @@ class DoNotRetryError(HsimError):
 
 
 class NoSuchColumnFamilyError(DoNotRetryError):
+    """A request names a column family the table does not have."""
+
     hbase_exception = "org.apache.hadoop.hbase.regionserver.NoSuchColumnFamilyException"
 
 
 class TableNotFoundError(DoNotRetryError):
+    """The table does not exist."""
+
     hbase_exception = "org.apache.hadoop.hbase.TableNotFoundException"
 
 
 class TableExistsError(DoNotRetryError):
+    """create_table of a name that is already taken."""
+
     hbase_exception = "org.apache.hadoop.hbase.TableExistsException"
 
 
 class TableNotDisabledError(DoNotRetryError):
+    """The operation needs a disabled table (delete_table, some schema changes)."""
+
     hbase_exception = "org.apache.hadoop.hbase.TableNotDisabledException"
 
 
 class TableNotEnabledError(DoNotRetryError):
+    """The operation needs an enabled table (disable_table of a disabled one)."""
+
     hbase_exception = "org.apache.hadoop.hbase.TableNotEnabledException"
 
 
@@ -57,18 +67,26 @@ class TableDisabledError(DoNotRetryError):
 
 
 class WrongRegionError(DoNotRetryError):
+    """A row sent to a region whose key range does not hold it."""
+
     hbase_exception = "org.apache.hadoop.hbase.regionserver.WrongRegionException"
 
 
 class RegionTooBusyError(HsimError):
+    """The region's memstore is over its blocking size: writes wait for a flush."""
+
     hbase_exception = "org.apache.hadoop.hbase.RegionTooBusyException"
 
 
 class UnknownRegionError(HsimError):
+    """An admin operation names a region that does not exist."""
+
     hbase_exception = "org.apache.hadoop.hbase.UnknownRegionException"
 
 
 class IncompatibleFilterError(DoNotRetryError):
+    """A filter combined with a request it cannot serve."""
+
     hbase_exception = "org.apache.hadoop.hbase.filter.IncompatibleFilterException"
 
 
@@ -79,10 +97,14 @@ class FilterParseError(InvalidArgumentError):
 
 
 class NamespaceNotFoundError(DoNotRetryError):
+    """A table named in a namespace that does not exist (create it with create_namespace)."""
+
     hbase_exception = "org.apache.hadoop.hbase.NamespaceNotFoundException"
 
 
 class NamespaceExistError(DoNotRetryError):
+    """create_namespace of a namespace that already exists."""
+
     hbase_exception = "org.apache.hadoop.hbase.NamespaceExistException"
 
 

@@ -2,9 +2,18 @@
 
 `IOCounters` is the read-path tally that HFile readers, the block cache and stores add to.
 A caller passes one in; `explain` passes a fresh one to see what a single request did.
+
+Every record's `to_dict()` is JSON-ready: row keys appear in the shell's printable form
+(`Bytes.toStringBinary`, `\\xHH` escapes), so a saved snapshot reads like shell output.
+`ClusterMetrics.from_dict` reverses it (`Bytes.toBytesBinary`), so
+`ClusterMetrics.from_dict(json.loads(m.to_json())) == m`.
 """
 
 from __future__ import annotations
+
+import json
+
+from hsim.bytes import to_bytes_binary, to_string_binary
 
 
 class IOCounters:
@@ -28,10 +37,12 @@ class IOCounters:
             setattr(self, name, 0)
 
     def add(self, other: "IOCounters") -> None:
+        """Add another tally into this one."""
         for name in self.__slots__:
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def to_dict(self) -> dict:
+        """Every counter by name."""
         return {name: getattr(self, name) for name in self.__slots__}
 
     def __repr__(self) -> str:
@@ -42,9 +53,19 @@ class IOCounters:
 # --- metric records returned by cluster.metrics() ----------------------------------------------
 from dataclasses import asdict, dataclass, field  # noqa: E402
 
+_KEY_FIELDS = ("start_key", "end_key")
+
+
+def printable_keys(d: dict) -> dict:
+    """A region record's dict with its row keys as `Bytes.toStringBinary` text (JSON-ready);
+    `Bytes.toBytesBinary` (hsim.bytes.to_bytes_binary) reads them back."""
+    return {k: to_string_binary(v) if k in _KEY_FIELDS else v for k, v in d.items()}
+
 
 @dataclass
 class StoreMetrics:
+    """One column family's store in one region: memstore, files, flushes, compactions, reads."""
+
     family: str
     memstore_data_bytes: int
     memstore_heap_bytes: int
@@ -72,11 +93,14 @@ class StoreMetrics:
     bloom_negatives: int
 
     def to_dict(self) -> dict:
+        """Every field by name (JSON-ready)."""
         return asdict(self)
 
 
 @dataclass
 class RegionMetrics:
+    """One region: its key range, hosting server, request counts and stores."""
+
     name: str
     table: str
     start_key: bytes
@@ -90,11 +114,21 @@ class RegionMetrics:
     stores: list = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """JSON-ready: row keys as Bytes.toStringBinary text, stores as dicts."""
+        return printable_keys(asdict(self))
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "RegionMetrics":
+        """The inverse of `to_dict` (keys read back with `Bytes.toBytesBinary`)."""
+        return cls(**{**d, "start_key": to_bytes_binary(d["start_key"]),
+                      "end_key": to_bytes_binary(d["end_key"]),
+                      "stores": [StoreMetrics(**s) for s in d.get("stores", [])]})
 
 
 @dataclass
 class ServerMetrics:
+    """One region server: totals over its regions plus its block cache."""
+
     name: str
     regions: int
     read_requests: int
@@ -119,23 +153,29 @@ class ServerMetrics:
     bloom_negatives: int
 
     def to_dict(self) -> dict:
+        """Every field by name (JSON-ready)."""
         return asdict(self)
 
 
 @dataclass
 class ClusterMetrics:
+    """What `cluster.metrics()` returns: every server and region, plus derived ratios."""
+
     servers: list
     regions: list
 
     @property
     def total_requests(self) -> int:
+        """Read plus write requests over all servers."""
         return sum(s.read_requests + s.write_requests for s in self.servers)
 
     def write_share_per_server(self) -> dict:
+        """Each server's share of all write requests (0..1), by server name."""
         total = sum(s.write_requests for s in self.servers) or 1
         return {s.name: s.write_requests / total for s in self.servers}
 
     def write_share_per_region(self) -> dict:
+        """Each region's share of all write requests (0..1), by region name."""
         total = sum(r.write_requests for r in self.regions) or 1
         return {r.name: r.write_requests / total for r in self.regions}
 
@@ -153,10 +193,12 @@ class ClusterMetrics:
 
     @property
     def bytes_flushed(self) -> int:
+        """Bytes flushed from memstores over all servers."""
         return sum(s.bytes_flushed for s in self.servers)
 
     @property
     def compaction_bytes_written(self) -> int:
+        """Bytes compactions wrote over all servers."""
         return sum(s.compaction_bytes_written for s in self.servers)
 
     @property
@@ -167,13 +209,16 @@ class ClusterMetrics:
 
     @property
     def index_bytes(self) -> int:
+        """Block index bytes of every store file."""
         return sum(s.index_bytes for s in self.servers)
 
     @property
     def bloom_bytes(self) -> int:
+        """Bloom filter bytes of every store file."""
         return sum(s.bloom_bytes for s in self.servers)
 
     def to_dict(self) -> dict:
+        """JSON-ready: servers, regions (keys as toStringBinary) and the derived ratios."""
         return {
             "servers": [s.to_dict() for s in self.servers],
             "regions": [r.to_dict() for r in self.regions],
@@ -187,3 +232,13 @@ class ClusterMetrics:
                 "bloom_bytes": self.bloom_bytes,
             },
         }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """`to_dict()` as JSON text, keys in a stable order (for saving and diffing)."""
+        return json.dumps(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "ClusterMetrics":
+        """The inverse of `to_dict`; the "derived" section is recomputed, not read."""
+        return cls(servers=[ServerMetrics(**s) for s in d["servers"]],
+                   regions=[RegionMetrics.from_dict(r) for r in d["regions"]])

@@ -87,6 +87,7 @@ class ColumnFamily:
         return None if self.ttl is None else self.ttl * 1000
 
     def replace(self, **changes) -> "ColumnFamily":
+        """A copy with some settings changed."""
         return dataclasses.replace(self, **changes)
 
     @classmethod
@@ -108,6 +109,7 @@ class ColumnFamily:
         return cls(**kwargs)
 
     def to_dict(self) -> dict:
+        """Every setting by name."""
         return dataclasses.asdict(self)
 
 

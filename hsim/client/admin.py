@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, field
 
 from hsim.client import validation as v
 from hsim.errors import (ConstraintError, InvalidArgumentError, NamespaceExistError,
                          NamespaceNotFoundError, NoSuchColumnFamilyError)
+from hsim.metrics import printable_keys
 from hsim.schema import ColumnFamily, TableDescriptor, validate_family_name
 
 
 @dataclass
 class StoreFileInfo:
+    """One store file as the admin lists it: name, size, cells, reference or not, time range,
+    max sequence id."""
+
     name: str
     size: int
     entries: int
@@ -39,14 +44,21 @@ class RegionInfo:
 
     @property
     def store_file_count(self) -> int:
+        """Store files over all families."""
         return sum(len(v) for v in self.store_files.values())
 
     @property
     def size(self) -> int:
+        """Bytes of store files over all families."""
         return sum(f.size for v in self.store_files.values() for f in v)
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """JSON-ready: row keys in the shell's printable form (see hsim.metrics)."""
+        return printable_keys(asdict(self))
+
+    def to_json(self) -> str:
+        """`to_dict()` as JSON text."""
+        return json.dumps(self.to_dict(), indent=2)
 
 
 def _family(name, options) -> tuple[bytes, ColumnFamily]:
@@ -59,6 +71,9 @@ def _family(name, options) -> tuple[bytes, ColumnFamily]:
 
 
 class Admin:
+    """HBase's Admin: tables and column families, enable/disable, flush, compact, split, move,
+    balance."""
+
     def __init__(self, cluster):
         self.cluster = cluster
         self.master = cluster.master
@@ -125,40 +140,50 @@ class Admin:
         return []
 
     def delete_table(self, name) -> None:
+        """Drop a disabled table and its data (TableNotDisabledError if enabled)."""
         with self.cluster.lock:
             self.master.delete_table(_name(name))
 
     def disable_table(self, name) -> None:
+        """Take a table offline: reads and writes fail until enabled."""
         with self.cluster.lock:
             self.master.disable_table(_name(name))
 
     def enable_table(self, name) -> None:
+        """Bring a disabled table back online."""
         with self.cluster.lock:
             self.master.enable_table(_name(name))
 
     def is_table_enabled(self, name) -> bool:
+        """Whether the table is enabled."""
         with self.cluster.lock:
             return self.master.table_state(_name(name)).enabled
 
     def is_table_disabled(self, name) -> bool:
+        """Whether the table is disabled."""
         return not self.is_table_enabled(name)
 
     def table_exists(self, name) -> bool:
+        """Whether a table of that name exists."""
         return _name(name) in self.master.tables
 
     def list_tables(self) -> list[str]:
+        """Every table's name, sorted."""
         return sorted(self.master.tables)
 
     def describe(self, name) -> TableDescriptor:
+        """The table's descriptor: its column families and their settings."""
         with self.cluster.lock:
             return self.master.table_state(_name(name)).descriptor
 
     def truncate_table(self, name, preserve_splits: bool = True) -> None:
+        """Empty a disabled table, keeping its region boundaries unless preserve_splits=False."""
         with self.cluster.lock:
             self.master.truncate_table(_name(name), preserve_splits)
 
     # --- namespaces (the master's namespace table) ---------------------------------------------
     def create_namespace(self, name) -> None:
+        """Admin.createNamespace: NamespaceExistError if it exists."""
         name = v.namespace_name(name)
         with self.cluster.lock:
             if name in self.master.namespaces:
@@ -166,6 +191,7 @@ class Admin:
             self.master.namespaces.add(name)
 
     def list_namespaces(self) -> list[str]:
+        """Every namespace, `default` and `hbase` included, sorted."""
         return sorted(self.master.namespaces)
 
     def drop_namespace(self, name) -> None:
@@ -184,6 +210,7 @@ class Admin:
 
     # --- families ------------------------------------------------------------------------------
     def add_family(self, name, family, options=None) -> None:
+        """Add a column family (a ColumnFamily or a dict of HBase's option names)."""
         fam, cf = _family(family, options)
         with self.cluster.lock:
             self.master.add_family(_name(name), fam, cf)
@@ -208,6 +235,7 @@ class Admin:
             self.master.alter_family(_name(name), fam, cf)
 
     def delete_family(self, name, family) -> None:
+        """Remove a column family and its data."""
         with self.cluster.lock:
             self.master.delete_family(_name(name), v.to_bytes(family, "family"))
 
@@ -232,6 +260,7 @@ class Admin:
         return [self.master.region_by_name(name)]
 
     def flush(self, target) -> None:
+        """Flush the memstores of a table's (or one region's) regions to new store files."""
         with self.cluster.lock:
             now = self.cluster.clock.now()
             for r in self._regions_of(target):
@@ -239,9 +268,13 @@ class Admin:
                     r.flush(now, force_all=True)
 
     def compact(self, target, family=None) -> None:
+        """Minor-compact a table or region now (files chosen by the compaction policy; one
+        family if given)."""
         self._compact(target, family, major=False)
 
     def major_compact(self, target, family=None) -> None:
+        """Major-compact a table or region: rewrite each store into one file, dropping deleted and
+        expired cells."""
         self._compact(target, family, major=True)
 
     def _compact(self, target, family, major) -> None:
@@ -284,10 +317,12 @@ class Admin:
             return done
 
     def balance(self) -> list:
+        """Run the balancer: move regions so servers hold even counts; returns the moves."""
         with self.cluster.lock:
             return self.master.balance()
 
     def regions(self, name) -> list[RegionInfo]:
+        """Every region of a table, in key order (RegionInfo records)."""
         with self.cluster.lock:
             st = self.master.table_state(_name(name))
             out = []

@@ -17,6 +17,9 @@ from hsim.regions.master import Master
 
 
 class Cluster:
+    """A simulated HBase cluster: a master, region servers and one clock; `admin` for DDL,
+    `table(name)` for data."""
+
     def __init__(self, region_servers: int = 1, config: Config | None = None, clock=None):
         from hsim.client.admin import Admin
 
@@ -39,11 +42,13 @@ class Cluster:
         return _Request(self)
 
     def table(self, name):
+        """The Table client for a table (str or bytes name)."""
         from hsim.client.table import Table
 
         return Table(self, name)  # checks and normalises the name
 
     def metrics(self):
+        """A snapshot of every server's and region's counters (ClusterMetrics)."""
         with self.lock:
             return self.master.metrics()
 
@@ -61,6 +66,7 @@ class Cluster:
 
     @property
     def region_servers(self) -> list:
+        """The region servers, in order."""
         return self.master.servers
 
     def run_compaction_chore(self) -> int:

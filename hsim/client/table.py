@@ -22,6 +22,9 @@ _ttl, _ts = v.ttl_ms, v.timestamp
 
 
 class Table:
+    """HBase's Table: put, get, scan, delete, increment, append, check-and-put/delete and
+    batches on one table."""
+
     def __init__(self, cluster, name: str):
         self.cluster = cluster
         self.name = v.table_name(name)
@@ -94,6 +97,7 @@ class Table:
                         self.cluster.tick())
 
     def delete_family(self, row, family, timestamp: int | None = None) -> None:
+        """Delete every cell of one family in a row (a DeleteFamily marker)."""
         with self.cluster.lock:
             self._delete_family(row, family, timestamp, _DEL_FAM)
 
@@ -128,6 +132,7 @@ class Table:
         return self.increment_columns(row, {column: amount}, ttl_ms=ttl_ms)[b(column)]
 
     def increment_columns(self, row, amounts: dict, ttl_ms: int | None = None) -> dict:
+        """Add to several 8-byte counters of one row atomically; returns the new values."""
         if not v.mapping(amounts, "amounts"):
             raise InvalidArgumentError("No columns to increment")
         row, ttl = v.row(row), _ttl(ttl_ms)
@@ -221,6 +226,7 @@ class Table:
         return cur is not None and cur.value == v.to_bytes(value, "value")
 
     def batch(self) -> Batch:
+        """A Batch that collects mutations and sends them together."""
         return Batch(self)
 
     def mutate_rows(self, mutations: list) -> None:
@@ -290,6 +296,7 @@ class Table:
         return cells
 
     def exists(self, row, columns=None) -> bool:
+        """Whether a get of the row (and columns) would return anything."""
         return bool(self.get(row, columns=columns))
 
     def scan(self, start_row=None, stop_row=None, row_prefix=None, columns=None,
@@ -347,6 +354,7 @@ class Table:
                 cs.close()
 
     def count(self, **scan_args) -> int:
+        """How many rows a scan with these arguments returns."""
         return sum(1 for _ in self.scan(**scan_args))
 
 
@@ -370,12 +378,15 @@ class Batch:
         self.mutations: list[Mutation] = []
 
     def put(self, row, data, timestamp=None, ttl_ms=None):
+        """Queue a put."""
         self.mutations.append(Mutation("put", row, data=data, timestamp=timestamp, ttl_ms=ttl_ms))
 
     def delete_row(self, row, timestamp=None):
+        """Queue a delete of the whole row."""
         self.mutations.append(Mutation("delete_row", row, timestamp=timestamp))
 
     def delete_family(self, row, family, timestamp=None):
+        """Queue a delete of one family in the row."""
         self.mutations.append(Mutation("delete_family", row, column=family, timestamp=timestamp))
 
     def _delete_family(self, row, family, timestamp, code) -> None:
@@ -383,12 +394,15 @@ class Batch:
         self._apply(v.row(row), [entry], self.cluster.tick())
 
     def delete_columns(self, row, column, timestamp=None):
+        """Queue a delete of every version of a column (DeleteColumn)."""
         self.mutations.append(Mutation("delete_columns", row, column=column, timestamp=timestamp))
 
     def delete_column(self, row, column, timestamp=None):
+        """Queue a delete of one version of a column (Delete)."""
         self.mutations.append(Mutation("delete_column", row, column=column, timestamp=timestamp))
 
     def send(self) -> None:
+        """Send the queued mutations as one batch, and start a new one."""
         muts, self.mutations = self.mutations, []
         self.table.mutate_rows(muts)
 
@@ -402,6 +416,7 @@ class Batch:
 
 
 def fresh_filter(f):
+    """A filter with no state left from an earlier scan (filters keep per-scan state)."""
     from hsim.filters import fresh
 
     return fresh(f)

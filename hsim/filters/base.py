@@ -67,9 +67,12 @@ class Filter:
         return False
 
     def filter_cell(self, cell) -> ReturnCode:
+        """Filter.filterCell: what to do with this cell (a ReturnCode: include, skip, next column,
+        next row, ...)."""
         return ReturnCode.INCLUDE
 
     def transform_cell(self, cell):
+        """Filter.transformCell: the cell as the client sees it (unchanged by default)."""
         return cell
 
     def may_transform(self) -> bool:
@@ -93,6 +96,7 @@ class Filter:
         return None
 
     def set_reversed(self, reversed: bool) -> None:
+        """Tell the filter the scan runs in reverse."""
         self.reversed = reversed
 
     # --- composition --------------------------------------------------------------------

@@ -23,6 +23,8 @@ class ByteArrayComparable:
         self.value = value
 
     def compare_to(self, data: bytes) -> int:
+        """compareTo: 0 when the cell's bytes match, negative or positive otherwise (as HBase's
+        comparators)."""
         raise NotImplementedError
 
     def out_predicate(self, op: CompareOperator):

@@ -15,6 +15,8 @@ from hsim.errors import InvalidArgumentError
 
 
 class CompareOperator(enum.Enum):
+    """HBase's CompareOperator: how a filter compares a cell's bytes with its comparator."""
+
     LESS = "<"
     LESS_OR_EQUAL = "<="
     EQUAL = "="
@@ -25,6 +27,7 @@ class CompareOperator(enum.Enum):
 
     @property
     def symbol(self) -> str:
+        """The operator as the filter language writes it (<, <=, =, !=, >=, >)."""
         return self.value
 
     @classmethod

@@ -55,6 +55,8 @@ MERGE_OR = {(a, b): _merge_or(a, b) for a in RC for b in RC}
 
 
 class Operator(enum.Enum):
+    """FilterList.Operator: MUST_PASS_ALL (AND) or MUST_PASS_ONE (OR)."""
+
     MUST_PASS_ALL = "AND"
     MUST_PASS_ONE = "OR"
 
@@ -113,6 +115,7 @@ class FilterList(Filter):
         self._forget()
 
     def add_filter(self, f: Filter) -> None:
+        """Append a filter to the list."""
         self.filters.append(f)
         self._transforms = self._transforms or f.may_transform()
         self._included.append(self._and)

@@ -48,6 +48,9 @@ class SourceRead:
 
 @dataclass
 class Explain:
+    """The `explain` view: what one get or scan read: files skipped and why, blocks, cache,
+    cells."""
+
     command: str
     table: str
     regions: list  # (region name, server) in the order the read visited them

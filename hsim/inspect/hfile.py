@@ -12,6 +12,9 @@ from hsim.inspect.store import find_store
 
 @dataclass
 class HFileView:
+    """The `hfile` view: one HFile's trailer, file info, block index and bloom, read from its
+    bytes."""
+
     table: str
     region: str
     family: str

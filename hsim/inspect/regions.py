@@ -11,6 +11,8 @@ from hsim.inspect.render import html_table, key_text, text_table
 
 @dataclass
 class RegionRow:
+    """One region in the `regions` view."""
+
     index: int
     name: str
     encoded_name: str
@@ -27,6 +29,8 @@ class RegionRow:
 
 @dataclass
 class RegionsView:
+    """The `regions` view: a table's regions, their key ranges, servers, sizes and requests."""
+
     table: str
     regions: list
 

@@ -16,6 +16,8 @@ MAX_CELLS_SHOWN = 50
 
 @dataclass
 class StoreFileRow:
+    """One store file in the `store` view: size, cells, key and time ranges, bloom."""
+
     index: int
     name: str
     size: int
@@ -35,6 +37,8 @@ class StoreFileRow:
 
 @dataclass
 class StoreView:
+    """The `store` view: one store's memstore and files, oldest first."""
+
     table: str
     region: str
     family: str

@@ -6,18 +6,18 @@ is one line on stderr and a non-zero exit; --debug shows the traceback instead.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import traceback
 from pathlib import Path
 
 from hsim.errors import HsimError
 from hsim.scenario.errors import ScenarioError, ScenarioFailed
+from hsim.suggest import SuggestingParser
 
 FORMATS = ("table", "json", "markdown")
 
 
-class _Parser(argparse.ArgumentParser):
+class _Parser(SuggestingParser):
     def error(self, message):  # argparse prints usage and exits; we want one line
         raise ScenarioError(message)
 

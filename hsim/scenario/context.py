@@ -31,6 +31,9 @@ _LOAD_FIELDS = ("read_requests", "write_requests", "scan_rows", "cache_hits",
 
 
 class Run:
+    """What a scenario's run function gets: a fresh cluster for one variant, its workload size, seed
+    and recorders."""
+
     def __init__(self, scenario, variant, *, ops: int, seed: int, scale: float, servers: int,
                  params: dict, on_progress=None, sample_points: int = 40,
                  cost_model: CostModel | None = None):
@@ -74,10 +77,12 @@ class Run:
 
     @property
     def has_cluster(self) -> bool:
+        """Whether the run has built its cluster yet."""
         return self._cluster is not None
 
     @property
     def admin(self):
+        """The run's cluster's Admin (recording its calls when replaying on a target)."""
         if self.requests is not None:  # recorded for a replay on a real target
             from hsim.scenario.target import RecordingAdmin
 
@@ -85,6 +90,7 @@ class Run:
         return self.cluster.admin
 
     def table(self, name):
+        """A Table on the run's cluster (recording its calls when replaying on a target)."""
         if self.requests is not None:
             from hsim.scenario.target import RecordingTable
 
@@ -146,6 +152,7 @@ class Run:
         self.series.setdefault(series, []).append((x, y))
 
     def note(self, text: str) -> None:
+        """Add a line to the variant's notes in the report."""
         self.notes.append(text)
 
     def sample(self) -> None:
@@ -188,6 +195,7 @@ class Run:
         return random.Random(f"{self.seed}:{self.scenario.name}")
 
     def param(self, key: str):
+        """A scenario parameter's value for this run (--param or its default)."""
         try:
             return self.params[key]
         except KeyError:

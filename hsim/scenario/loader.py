@@ -10,6 +10,7 @@ from pathlib import Path
 
 from hsim.scenario.errors import ScenarioError
 from hsim.scenario.model import Scenario
+from hsim.suggest import did_you_mean
 
 
 def builtin_dir() -> Path:
@@ -39,7 +40,8 @@ def find_scenario(target: str) -> Path:
         path = d / f"{target}.py"
         if path.is_file():
             return path
-    raise ScenarioError(f"no scenario named {target!r} (`hsim list` shows the scenarios)")
+    hint = did_you_mean(target, [p.stem for p in scenario_files()])
+    raise ScenarioError(f"no scenario named {target!r}{hint} (`hsim list` shows the scenarios)")
 
 
 def scenario_files() -> list[Path]:

@@ -112,6 +112,7 @@ class Scenario:
 
     def variant(self, name: str, description: str = "", *, config: dict | None = None,
                 **params) -> Variant:
+        """Declare a variant: its Config overrides and free parameters."""
         if any(v.name == name for v in self.variants):
             raise ScenarioError(f"scenario {self.name!r}: two variants named {name!r}")
         v = Variant(name, description, _check_config(self.name, config or {}), params)
@@ -146,6 +147,7 @@ class Scenario:
                                  ylabel=ylabel))
 
     def validate(self) -> None:
+        """Check the scenario is complete (a run function, variants) before it runs."""
         if self.run_fn is None:
             raise ScenarioError(f"scenario {self.name!r} has no @scenario.run function")
         if not self.variants:

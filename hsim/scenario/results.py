@@ -72,6 +72,9 @@ class Results(dict):
 
 @dataclass
 class Report:
+    """A scenario run's results: every variant's metrics, the claims' verdicts, the plots;
+    `to_json()` is report.json."""
+
     scenario: str
     description: str
     ops_meaning: str
@@ -84,6 +87,7 @@ class Report:
 
     @property
     def results(self) -> Results:
+        """What claims read: `results["variant"]["metric"]`, plus the run's options."""
         out = Results()
         out.options = self.options
         for v in self.variants:
@@ -93,13 +97,15 @@ class Report:
         return out
 
     def variant(self, name: str) -> VariantResult:
+        """One variant's results by name."""
         for v in self.variants:
             if v.name == name:
                 return v
         raise ScenarioError(f"no variant {name!r} in this run")
 
     def to_dict(self) -> dict:
-        return {
+        """JSON-ready (see `jsonable`): what report.json holds."""
+        return jsonable({
             "scenario": self.scenario,
             "description": self.description,
             "options": self.options,
@@ -126,10 +132,11 @@ class Report:
             } for v in self.variants],
             "plots": self.plots,
             "elapsed_s": round(self.elapsed_s, 3),
-        }
+        })
 
     def to_json(self) -> str:
-        return json.dumps(jsonable(self.to_dict()), indent=2) + "\n"
+        """report.json's text."""
+        return json.dumps(self.to_dict(), indent=2) + "\n"
 
 
 def jsonable(x):

@@ -16,12 +16,13 @@ import sys
 from hsim.shell import Shell
 from hsim.shell.formatter import format_timestamp
 from hsim.shell.registry import COMMANDS
+from hsim.suggest import SuggestingParser
 
 HISTORY_LENGTH = 1000
 
 
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="hsim shell",
+    ap = SuggestingParser(prog="hsim shell",
                                  description="An HBase shell on an in-process hsim cluster.")
     ap.add_argument("script", nargs="?", help="a file of shell statements to run ('-' = stdin)")
     ap.add_argument("--servers", type=int, default=1, help="region servers (default 1)")

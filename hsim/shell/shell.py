@@ -19,6 +19,7 @@ from hsim.errors import (HsimError, NoSuchColumnFamilyError, TableExistsError,
 from hsim.shell import parser
 from hsim.shell.formatter import Formatter, took
 from hsim.shell.registry import COMMANDS, ShellArgumentError
+from hsim.suggest import close_matches
 
 DEFAULT_CLOCK_START = DEFAULT_START_MS  # 2026-01-01T00:00Z
 
@@ -115,8 +116,7 @@ class Shell:
         except NameError as e:
             self.buffer = ""
             self.failures += 1
-            self.out.write(f"NameError (undefined local variable or method `{e.args[0]}' "
-                           f"for main:Object)\n")
+            self._name_error(e.args[0])
             return False
         self.buffer = ""
         for st in statements:
@@ -140,6 +140,14 @@ class Shell:
             self.out.write(f"SyntaxError (({self.prompt_name}):{self.line_no - 1}: "
                            "unexpected end-of-input)\n")
 
+    def _name_error(self, name: str) -> None:
+        """Ruby's NameError for an unknown command, with the did_you_mean gem's suggestions
+        (which JRuby's irb, and so HBase's shell, prints inside the message)."""
+        matches = close_matches(name, [*COMMANDS, "exit", "quit", "help"])
+        hint = "\nDid you mean?  " + "\n               ".join(matches) if matches else ""
+        self.out.write(f"NameError (undefined local variable or method `{name}' "
+                       f"for main:Object{hint})\n")
+
     # --- running commands ------------------------------------------------------------------------
     def execute(self, st: parser.Statement) -> None:
         name = st.command
@@ -154,8 +162,7 @@ class Shell:
         cmd = COMMANDS.get(name)
         if cmd is None:
             self.failures += 1
-            self.out.write(f"NameError (undefined local variable or method `{name}' "
-                           "for main:Object)\n")
+            self._name_error(name)
             return
         self.fmt = Formatter(self.out, self._width())
         start = self.timer()

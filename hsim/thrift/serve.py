@@ -18,6 +18,7 @@ import os
 import signal
 import sys
 
+from hsim.suggest import SuggestingParser
 from hsim.thrift.server import (MAX_CONNECTIONS, MAX_FRAME_SIZE, MAX_MESSAGE_SIZE, PROTOCOLS,
                                TRANSPORTS)
 
@@ -60,8 +61,8 @@ def _int_in(lo: int, hi: int | None = None):
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="hsim serve", usage="%(prog)s [options] (see --help)",
-                                description=__doc__.split("\n\n")[0])
+    p = SuggestingParser(prog="hsim serve", usage="%(prog)s [options] (see --help)",
+                         description=__doc__.split("\n\n")[0])
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     p.add_argument("--port", type=_int_in(0, 65535), default=9090,
                    help="port (default 9090; 0: a free one)")

@@ -30,6 +30,7 @@ class ServerLoad:
 
     @property
     def requests(self) -> int:
+        """Read plus write requests."""
         return self.read_requests + self.write_requests
 
     @classmethod
@@ -57,11 +58,14 @@ class ServerCost:
 
     @property
     def saturated(self) -> bool:
+        """True when the server is busy all the time (utilisation >= 1)."""
         return self.utilization >= 1.0
 
 
 @dataclass(frozen=True)
 class CostReport:
+    """The cost model's verdict on a run: per-server simulated time and the throughput it allows."""
+
     servers: tuple
     ops: int
     makespan_ms: float
@@ -142,6 +146,8 @@ class CostModel:
                 + load.bytes_compacted_written) * self._ms_per_byte()
 
     def busy_ms(self, load: ServerLoad) -> float:
+        """A server's simulated busy time: foreground requests plus background flush and compaction
+        work."""
         return self.foreground_ms(load) + self.background_ms(load)
 
     def _ms_per_byte(self) -> float:

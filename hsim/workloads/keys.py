@@ -187,6 +187,7 @@ class KeyDesign:
         self.encoding = encoding
 
     def row_key(self, ts: int, entity: bytes = b"") -> bytes:
+        """The row key of a record at time `ts` for `entity`."""
         raise NotImplementedError
 
     def point_rows(self, ts: int, entity: bytes = b"") -> list[bytes]:
