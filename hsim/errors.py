@@ -72,3 +72,16 @@ class FilterParseError(InvalidArgumentError):
     """A filter string ParseFilter would reject."""
 
     hbase_exception = "java.lang.IllegalArgumentException"
+
+
+class CatalogError(HsimError):
+    """HMaster.checkTableModifiable: hbase:meta cannot be written, altered, truncated or
+    dropped."""
+
+    hbase_exception = "java.io.IOException"
+
+
+class CatalogDisableError(HsimError):
+    """DisableTableProcedure.prepareDisable refuses to disable hbase:meta."""
+
+    hbase_exception = "org.apache.hadoop.hbase.constraint.ConstraintException"

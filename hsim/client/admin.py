@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, field
 
 from hsim.client.requests import b
 from hsim.errors import InvalidArgumentError, NoSuchColumnFamilyError
+from hsim.regions import meta
 from hsim.schema import ColumnFamily, TableDescriptor, validate_family_name
 
 
@@ -136,7 +137,7 @@ class Admin:
         return not self.is_table_enabled(name)
 
     def table_exists(self, name) -> bool:
-        return _name(name) in self.master.tables
+        return _name(name) in self.master.tables or meta.is_meta(_name(name))
 
     def list_tables(self) -> list[str]:
         return sorted(self.master.tables)
@@ -180,6 +181,7 @@ class Admin:
         """Table attributes: max_filesize, memstore_flush_size, split_policy, split_enabled."""
         allowed = {"max_filesize", "memstore_flush_size", "split_policy", "split_enabled",
                    "key_prefix_length", "key_prefix_delimiter"}
+        meta.refuse(_name(name))
         with self.cluster.lock:
             desc = self.master.table_state(_name(name)).descriptor
             for k, v in attributes.items():
