@@ -46,6 +46,7 @@ _CONVERTERS = {
     "toFloat": _signed(">f", 4),
     "toBoolean": lambda b: "true" if b and b[0] != 0 else "false",
     "toHex": lambda b: b.hex(),
+    "len": lambda b: str(len(b)),
 }
 
 
