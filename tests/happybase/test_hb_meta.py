@@ -3,6 +3,7 @@
 import pytest
 
 from hsim.regions.meta import parse_region_info
+from hsim.thrift.idl import ttypes
 
 
 def test_meta_rows_scans_and_refusals(env):
@@ -18,9 +19,9 @@ def test_meta_rows_scans_and_refusals(env):
     assert [k for k, _ in meta.scan(row_prefix=b"t,")] == names
     assert [k for k, _ in meta.scan(filter=b"PrefixFilter('nope')")] == []
     assert b"hbase:meta" not in env.conn.tables()
-    with pytest.raises(Exception) as e:
+    with pytest.raises(ttypes.IOError) as e:
         meta.put(names[0], {b"info:state": b"CLOSED"})
     assert "Can't modify catalog tables" in str(e.value)
-    with pytest.raises(Exception):
+    with pytest.raises(ttypes.IOError):
         meta.delete(names[0])
     assert dict(meta.scan()) == rows

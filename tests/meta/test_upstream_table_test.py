@@ -18,6 +18,8 @@ put 'hbase_shell_tests_table', 2, 'x:b', 12, 12345678
 put 'hbase_shell_tests_table', 1, "x:\\x11", "\\x00\\x00\\x03\\x99"
 """
 T = "hbase_shell_tests_table"
+PUT_C_D = (f"put '{T}', 1, 'x:c', \"\\x00\\x00\\x04\\x00\"\n"  # [1024].pack('N')
+           f"put '{T}', 1, 'x:d', \"\\x00\\x00\\x00\\x62\"\n")  # [98].pack('N')
 
 CASES = [
     ("put should work without timestamp",
@@ -31,7 +33,7 @@ CASES = [
     ("get should work with a string column spec",
      f"get '{T}', '1', 'x:b'", [r"x:b\s+timestamp=", r"!x:a"]),
     ("get should support COLUMNS with value CONVERTER information",
-     f"put '{T}', 1, 'x:c', \"\\x00\\x00\\x04\\x00\"\nput '{T}', 1, 'x:d', \"\\x00\\x00\\x00\\x62\"\n"
+     PUT_C_D +
      f"get '{T}', '1', ['x:c:toInt'], ['x:d:c(org.apache.hadoop.hbase.util.Bytes).toInt']",
      [r"x:c .*value=1024\n", r"x:d .*value=98\n"]),
     ("get should work with a custom converter class",
@@ -39,17 +41,19 @@ CASES = [
      f"get '{T}', '1', 'COLUMNS' => ['x:v:c(org.apache.hadoop.hbase.util.Bytes).len']",
      [r"x:v .*value=4\n"]),
     ("scan should support COLUMNS with value CONVERTER information",
-     f"put '{T}', 1, 'x:c', \"\\x00\\x00\\x04\\x00\"\nput '{T}', 1, 'x:d', \"\\x00\\x00\\x00\\x62\"\n"
+     PUT_C_D +
      f"scan '{T}', COLUMNS => ['x:c:toInt', 'x:d:c(org.apache.hadoop.hbase.util.Bytes).toInt', "
      "\"x:\\x11:toInt\"]",
-     [r"column=x:c, .*value=1024\n", r"column=x:d, .*value=98\n", r"column=x:\\x11, .*value=921\n"]),
+     [r"column=x:c, .*value=1024\n", r"column=x:d, .*value=98\n",
+      r"column=x:\\x11, .*value=921\n"]),
     ("scan should work with a custom converter class",
      f"put '{T}', 1, 'x:v', 1234\n"
      f"scan '{T}', 'COLUMNS' => ['x:v:c(org.apache.hadoop.hbase.util.Bytes).len']",
      [r"column=x:v, .*value=4\n"]),
     ("scan hbase meta table",
      "scan 'hbase:meta'",
-     [rf" {T},,\d+\.[0-9a-f]{{32}}\. column=info:regioninfo, .*value=\{{ENCODED => ", r"1 row\(s\)"]),
+     [rf" {T},,\d+\.[0-9a-f]{{32}}\. column=info:regioninfo, .*value=\{{ENCODED => ",
+      r"1 row\(s\)"]),
     ("count should work w/o a block", f"count '{T}'", [r"2 row\(s\)\n", r"=> 2\n"]),
     ("Split count for a table",
      "create 'table_with_splits', 'f', SPLITS => ['10', '20', '30', '40']\n"
