@@ -192,6 +192,8 @@ class Admin:
     # --- regions -------------------------------------------------------------------------------
     def _regions_of(self, target) -> list:
         name = _name(target)
+        if meta.is_meta(name):
+            return []  # derived on each read: nothing to flush, compact or split
         if name in self.master.tables:
             return list(self.master.tables[name].locator.regions)
         return [self.master.region_by_name(name)]

@@ -150,3 +150,11 @@ def test_admin_sees_it_as_a_system_table(cluster):
     assert a.list_tables() == ["t1"]
     desc = a.describe(META)
     assert list(desc.families) == [b"info"] and desc.families[b"info"].max_versions == 3
+
+
+def test_flush_and_compact_of_the_catalog_do_nothing(cluster):
+    before = catalog(cluster)
+    cluster.admin.flush(META)
+    cluster.admin.major_compact(META)
+    assert cluster.admin.split(META) is False
+    assert catalog(cluster) == before
