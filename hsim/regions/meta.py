@@ -134,9 +134,9 @@ def region_info_text(value: bytes, row: bytes | None = None) -> str:
     ns, q = table.get(1, b"default"), table.get(2, b"")
     table_name = (q if ns == b"default" else ns + b":" + q).decode("utf-8", "replace")
     start = f.get(3, b"")
-    key = f"{table_name},{to_string_binary(start)},{f.get(1, 0)}"  # as Region names itself
-    encoded = hashlib.md5(key.encode()).hexdigest()
-    full = f"{table_name},".encode() + start + f",{f.get(1, 0)}.{encoded}.".encode()
+    raw = f"{table_name},".encode() + start + f",{f.get(1, 0)}".encode()
+    encoded = hashlib.md5(raw).hexdigest()  # RegionInfo.encodeRegionName
+    full = raw + f".{encoded}.".encode()
     text = (f"{{ENCODED => {encoded}, NAME => '{to_string_binary(full)}', "
             f"STARTKEY => '{to_string_binary(f.get(3, b''))}', "
             f"ENDKEY => '{to_string_binary(f.get(4, b''))}'")
