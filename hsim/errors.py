@@ -124,3 +124,16 @@ class RetriesExhaustedWithDetailsError(HsimError):
         self.failures = failures
         causes = "; ".join(f"{row!r}: {err}" for row, err in failures)
         super().__init__(f"Failed {len(failures)} action(s): {causes}")
+
+
+class CatalogError(HsimError):
+    """HMaster.checkTableModifiable: hbase:meta cannot be written, altered, truncated or
+    dropped."""
+
+    hbase_exception = "java.io.IOException"
+
+
+class CatalogDisableError(HsimError):
+    """DisableTableProcedure.prepareDisable refuses to disable hbase:meta."""
+
+    hbase_exception = "org.apache.hadoop.hbase.constraint.ConstraintException"

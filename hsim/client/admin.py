@@ -9,6 +9,7 @@ from hsim.client import validation as v
 from hsim.errors import (ConstraintError, InvalidArgumentError, NamespaceExistError,
                          NamespaceNotFoundError, NoSuchColumnFamilyError)
 from hsim.metrics import printable_keys
+from hsim.regions import meta
 from hsim.schema import ColumnFamily, TableDescriptor, validate_family_name
 
 
@@ -164,8 +165,8 @@ class Admin:
         return not self.is_table_enabled(name)
 
     def table_exists(self, name) -> bool:
-        """Whether a table of that name exists."""
-        return _name(name) in self.master.tables
+        """Whether a table of that name exists (hbase:meta included)."""
+        return _name(name) in self.master.tables or meta.is_meta(_name(name))
 
     def list_tables(self) -> list[str]:
         """Every table's name, sorted."""
@@ -241,6 +242,7 @@ class Admin:
 
     def alter_table(self, name, **attributes) -> None:
         """Table attributes: max_filesize, memstore_flush_size, split_policy, split_enabled."""
+        meta.refuse(_name(name))
         checked = v.table_attributes(attributes)  # all checked before any is set
         with self.cluster.lock:
             desc = self.master.table_state(_name(name)).descriptor
@@ -255,6 +257,8 @@ class Admin:
         if "," in raw:
             return [self.master.region_by_name(raw)]
         name = _name(raw)
+        if meta.is_meta(name):
+            return []  # derived on each read: nothing to flush, compact or split
         if name in self.master.tables:
             return list(self.master.tables[name].locator.regions)
         return [self.master.region_by_name(name)]

@@ -15,6 +15,7 @@ from hsim.errors import (
     UnknownRegionError,
 )
 from hsim.metrics import ClusterMetrics, RegionMetrics, ServerMetrics, StoreMetrics
+from hsim.regions import meta
 from hsim.regions.region import Region
 from hsim.regions.region_server import RegionServer
 from hsim.regions.router import RegionLocator
@@ -27,6 +28,7 @@ class TableState:
     enabled: bool
     locator: RegionLocator
     split_keys: list
+    state_time: int = 0  # when the table was last created, disabled or enabled (hbase:meta)
 
 
 class Master:
@@ -47,6 +49,8 @@ class Master:
     def table_state(self, name: str) -> TableState:
         st = self.tables.get(name)
         if st is None:
+            if meta.is_meta(name):
+                return meta.state(self)  # built now from the region map
             raise TableNotFoundError(name)
         return st
 
@@ -57,7 +61,7 @@ class Master:
         return st
 
     def create_table(self, desc: TableDescriptor, split_keys: list | None = None) -> None:
-        if desc.name in self.tables:
+        if desc.name in self.tables or meta.is_meta(desc.name):
             raise TableExistsError(desc.name)
         keys = _check_split_keys(split_keys or [])
         now = self.clock.now()
@@ -66,7 +70,7 @@ class Master:
                    for i in range(len(bounds) - 1)]
         for r in regions:
             self._assign(r)
-        self.tables[desc.name] = TableState(desc, True, RegionLocator(regions), keys)
+        self.tables[desc.name] = TableState(desc, True, RegionLocator(regions), keys, now)
 
     def _assign(self, region) -> None:
         """Round-robin assignment (as the balancer's roundRobinAssignment at create)."""
@@ -75,6 +79,7 @@ class Master:
         server.open_region(region)
 
     def delete_table(self, name: str) -> None:
+        meta.refuse(name)
         st = self.table_state(name)
         if st.enabled:
             raise TableNotDisabledError(name)
@@ -87,10 +92,12 @@ class Master:
         del self.tables[name]
 
     def disable_table(self, name: str) -> None:
+        meta.refuse(name, "disable")
         st = self.table_state(name)
         if not st.enabled:
             raise TableNotEnabledError(name)
         now = self.clock.now()
+        st.state_time = now
         for r in st.locator.regions:  # a region flushes its memstore when it closes
             r.flush(now, force_all=True)
         st.enabled = False
@@ -100,8 +107,12 @@ class Master:
         if st.enabled:
             raise TableNotDisabledError(name)
         st.enabled = True
+        st.state_time = self.clock.now()
+        for r in st.locator.regions:  # enabling reopens the regions where they were
+            r.opened_at = st.state_time
 
     def truncate_table(self, name: str, preserve_splits: bool = True) -> None:
+        meta.refuse(name)
         st = self.table_state(name)
         if st.enabled:
             raise TableNotDisabledError(name)
@@ -112,6 +123,7 @@ class Master:
 
     # --- schema changes (online in 2.x) -----------------------------------------------------------
     def add_family(self, name: str, family: bytes, cf: ColumnFamily) -> None:
+        meta.refuse(name)
         st = self.table_state(name)
         family = validate_family_name(family)
         if family in st.descriptor.families:
@@ -122,6 +134,7 @@ class Master:
         self._reopen(st)
 
     def alter_family(self, name: str, family: bytes, cf: ColumnFamily) -> None:
+        meta.refuse(name)
         st = self.table_state(name)
         if family not in st.descriptor.families:
             from hsim.errors import NoSuchColumnFamilyError
@@ -142,6 +155,7 @@ class Master:
         self._reopen(st)
 
     def delete_family(self, name: str, family: bytes) -> None:
+        meta.refuse(name)
         st = self.table_state(name)
         fams = st.descriptor.families
         if family not in fams:

@@ -45,8 +45,11 @@ class Region:
         self.end_key = end_key  # b"" = to the last row
         self.region_id = region_id
         self.config = config
+        # RegionInfo.encodeRegionName: MD5 of the raw region name bytes; the name as text is
+        # its Bytes.toStringBinary (RegionInfo.getRegionNameAsString)
+        raw = f"{table.name},".encode() + start_key + f",{region_id}".encode()
+        self.encoded_name = hashlib.md5(raw).hexdigest()
         key = f"{table.name},{to_string_binary(start_key)},{region_id}"
-        self.encoded_name = hashlib.md5(key.encode()).hexdigest()
         self.name = f"{key}.{self.encoded_name}."
         self.seq_id = seq_id
         self.server = None  # the RegionServer hosting it

@@ -33,6 +33,8 @@ class RegionServer:
     # --- hosting -------------------------------------------------------------------------------
     def open_region(self, region) -> None:
         region.server = self
+        region.opened_at = self.master.clock.now()  # hbase:meta's location timestamps
+        region.open_seq_num = region.seq_id + 1  # seqnumDuringOpen
         region.set_block_cache(self.block_cache)
         self.regions[region.encoded_name] = region
         self.memstore_heap += region.memstore_heap

@@ -3,6 +3,7 @@ count (hbase-shell shell/commands/*.rb over hbase/table.rb)."""
 
 from __future__ import annotations
 
+import re
 import struct
 
 from hsim.bytes import to_long, to_string_binary
@@ -45,17 +46,41 @@ _CONVERTERS = {
     "toFloat": _signed(">f", 4),
     "toBoolean": lambda b: "true" if b and b[0] != 0 else "false",
     "toHex": lambda b: b.hex(),
+    "len": lambda b: str(len(b)),
 }
 
 
+_BYTES_CLASS = "org.apache.hadoop.hbase.util.Bytes"
+
+
 def _converter(name: str | None):
+    """A column's converter: a Bytes method name, or `c(<class>).<method>` (Table#convert)."""
     if name is None:
         return to_string_binary
+    m = re.fullmatch(r"c\((.+)\)\.(.+)", name)
+    if m is not None:
+        if m.group(1) != _BYTES_CLASS:
+            raise ShellArgumentError(f"uninitialized constant {m.group(1)} (hsim converts with "
+                                     f"{_BYTES_CLASS} only)")
+        name = m.group(2)
     conv = _CONVERTERS.get(name)
     if conv is None:
         raise ShellArgumentError(f"undefined method `{name}' for Java::OrgApacheHadoopHbaseUtil"
                                  "::Bytes:Class (hsim knows " + ", ".join(_CONVERTERS) + ")")
     return conv
+
+
+def _meta_converters(table, converters: dict) -> dict:
+    """Table#to_string on hbase:meta: info:regioninfo (and splitA/B) as RegionInfo.toString,
+    info:serverstartcode as a long; these win over a column's own converter, as in HBase."""
+    from hsim.regions.meta import is_meta, region_info_text
+
+    if is_meta(to_text(table)):
+        for q in (b"regioninfo", b"splitA", b"splitB"):
+            converters[(b"info", q)] = region_info_text
+        converters[(b"info", b"serverstartcode")] = \
+            lambda v: str(to_long(v)) if v else to_string_binary(v)
+    return converters
 
 
 def _cell_string(sh, cell, converters: dict, maxlength) -> str:
@@ -138,6 +163,7 @@ def get(sh, table, row, *args):
     t = sh.table(table)
     sh.fmt.header(["COLUMN", "CELL"])
     cells, maxlength, converters = get_cells(t, row, args)
+    _meta_converters(table, converters)
     for c in cells:
         sh.fmt.row([column_text(c), _cell_string(sh, c, converters, maxlength)])
     sh.fmt.footer(1 if cells else None)
@@ -210,6 +236,7 @@ def scan(sh, table, args=None):
     if not isinstance(args, dict):
         raise ShellArgumentError("Args should be a Hash")
     kw, maxlength, converters = scan_request(args)
+    _meta_converters(table, converters)
     count = 0
     for cells in t.scan(**kw):
         key = to_string_binary(cells[0].row)

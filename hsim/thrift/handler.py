@@ -385,19 +385,24 @@ class HbaseHandler:
 
     @rpc()
     def getRegionInfo(self, row):
-        """The region a meta row key ("table,row,99999999999999") falls in: the reverse meta
-        scan HBase does, answered from the table's region locator."""
-        table, _, rest = row.partition(b",")
-        key = rest.rpartition(b",")[0] if b"," in rest else rest
-        try:
-            regions = self.admin.regions(table.decode("utf-8", "replace"))
-        except (TableNotFoundError, InvalidArgumentError):
-            regions = []
-        for r in regions:
-            if r.start_key <= key and (not r.end_key or key < r.end_key):
-                return _region_info(r)
+        """The region a meta row key ("table,row,99999999999999") falls in: as HBase, the
+        first row of a reversed scan of hbase:meta's info family from that key."""
+        from hsim.regions.meta import META_TABLE, parse_region_info
+
         text = row.decode("latin-1")
-        raise HsimError(f"Cannot find row in hbase:meta, row={text}")
+        found = next(iter(self.cluster.table(META_TABLE).scan(
+            start_row=row, reversed=True, limit=1, columns=["info"])), None)
+        if not found:
+            raise HsimError(f"Cannot find row in {META_TABLE}, row={text}")
+        cells = {c.qualifier: c.value for c in found}
+        info = parse_region_info(cells.get(b"regioninfo", b""))
+        if info is None:
+            raise HsimError(f"RegionInfo REGIONINFO was null or  empty in Meta for row={text}")
+        host, _, port = cells.get(b"server", b"").rpartition(b":")
+        return ttypes.TRegionInfo(
+            startKey=info.get(3, b""), endKey=info.get(4, b""), id=info.get(1, 0),
+            name=found[0].row, version=_HREGION_VERSION, serverName=host or None,
+            port=int(port or 0))
 
 
 def _region_info(r):

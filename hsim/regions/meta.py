@@ -1,0 +1,192 @@
+"""hbase:meta, the region catalog, as a read-only view DERIVED from the master's live region map.
+
+Every read builds the catalog afresh from the master's tables (one source of truth, nothing
+copied that can go stale) into a throwaway region, so gets, scans, filters and counts of
+hbase:meta run through the same read path as any table. One row per region, keyed as HBase keys
+it (RegionInfo.createRegionName: `<table>,<start key>,<region id>.<encoded name>.`), family
+`info` with the columns HBase 2.x writes (MetaTableAccessor / CatalogFamilyFormat,
+RegionStateStore.updateRegionLocation).
+
+What hsim does not keep: split parents (HBase keeps them, marked SPLIT, until the
+CatalogJanitor deletes them; hsim retires them at once) and the `table:state` rows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+
+from hsim.cell import NO_TTL
+from hsim.errors import CatalogDisableError, CatalogError
+from hsim.regions.region import Region
+from hsim.regions.router import RegionLocator
+from hsim.schema import ColumnFamily, TableDescriptor
+
+META_TABLE = "hbase:meta"
+SYSTEM_NAMESPACE = "hbase"
+INFO = b"info"
+_PUT = 4
+_LONG = struct.Struct(">q")
+_PB_MAGIC = b"PBUF"  # ProtobufMagic: what RegionInfo.toByteArray puts before the message
+
+# HBase 2.x's meta `info` family (TableDescriptorBuilder's meta descriptor): 3 versions, in
+# memory, 8 KB blocks, no bloom filter.
+DESCRIPTOR = TableDescriptor(
+    name=META_TABLE,
+    families={INFO: ColumnFamily(max_versions=3, in_memory=True, block_size=8192,
+                                 bloom_filter="NONE")},
+    split_enabled=False,
+)
+
+
+def is_meta(name) -> bool:
+    return (name.decode("utf-8", "replace") if isinstance(name, bytes) else name) == META_TABLE
+
+
+def refuse(name, action: str = "modify") -> None:
+    """Raise HBase's error if `name` is hbase:meta (before anything changes)."""
+    if not is_meta(name):
+        return
+    if action == "disable":
+        raise CatalogDisableError(f"Cannot disable {META_TABLE}")
+    raise CatalogError("Can't modify catalog tables")
+
+
+# --- HBase's value shapes -----------------------------------------------------------------------
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    n &= (1 << 64) - 1
+    while True:
+        b7 = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(b7 | 0x80)
+        else:
+            out.append(b7)
+            return bytes(out)
+
+
+def _field(number: int, value) -> bytes:
+    """One protobuf field: varint (wire type 0) for ints and bools, else length-delimited."""
+    if isinstance(value, (bool, int)):
+        return _varint(number << 3) + _varint(int(value))
+    return _varint(number << 3 | 2) + _varint(len(value)) + value
+
+
+def region_info_bytes(region) -> bytes:
+    """RegionInfo.toByteArray: PBUF + HBaseProtos.RegionInfo (region_id, table_name{namespace,
+    qualifier}, start_key, end_key, offline, split, replica_id)."""
+    ns, _, qualifier = region.table.name.rpartition(":")
+    table = _field(1, (ns or "default").encode()) + _field(2, qualifier.encode())
+    msg = (_field(1, region.region_id) + _field(2, table) + _field(3, region.start_key)
+           + _field(4, region.end_key) + _field(5, False) + _field(6, False) + _field(7, 0))
+    return _PB_MAGIC + msg
+
+
+def parse_region_info(value: bytes) -> dict | None:
+    """The fields of a RegionInfo value (RegionInfo.parseFromOrNull); None if it is not one."""
+    if not value.startswith(_PB_MAGIC):
+        return None
+    data, i, out = value, len(_PB_MAGIC), {}
+
+    def varint(i):
+        n = shift = 0
+        while True:
+            b = data[i]
+            n |= (b & 0x7F) << shift
+            i += 1
+            if not b & 0x80:
+                return n, i
+            shift += 7
+    try:
+        while i < len(data):
+            tag, i = varint(i)
+            if tag & 7 == 0:
+                out[tag >> 3], i = varint(i)
+            else:
+                n, i = varint(i)
+                out[tag >> 3], i = data[i:i + n], i + n
+    except IndexError:
+        return None
+    return out
+
+
+def region_row(region) -> bytes:
+    """RegionInfo.getRegionName: the region's name as raw bytes, its meta row key."""
+    return (f"{region.table.name},".encode() + region.start_key
+            + f",{region.region_id}.{region.encoded_name}.".encode())
+
+
+def encoded_name_of(row: bytes) -> str:
+    """RegionInfo.encodeRegionName as carried in a new-format region name (the part between
+    the last two dots)."""
+    return row[:-1].rsplit(b".", 1)[-1].decode("ascii", "replace")
+
+
+def region_info_text(value: bytes, row: bytes | None = None) -> str:
+    """RegionInfo.toString, as the shell prints info:regioninfo."""
+    from hsim.bytes import to_string_binary
+
+    f = parse_region_info(value)
+    if f is None:
+        return ""
+    table = parse_region_info(_PB_MAGIC + f.get(2, b"")) or {}
+    ns, q = table.get(1, b"default"), table.get(2, b"")
+    table_name = (q if ns == b"default" else ns + b":" + q).decode("utf-8", "replace")
+    start = f.get(3, b"")
+    raw = f"{table_name},".encode() + start + f",{f.get(1, 0)}".encode()
+    encoded = hashlib.md5(raw).hexdigest()  # RegionInfo.encodeRegionName
+    full = raw + f".{encoded}.".encode()
+    text = (f"{{ENCODED => {encoded}, NAME => '{to_string_binary(full)}', "
+            f"STARTKEY => '{to_string_binary(f.get(3, b''))}', "
+            f"ENDKEY => '{to_string_binary(f.get(4, b''))}'")
+    if f.get(5):
+        text += ", OFFLINE => true"
+    if f.get(6):
+        text += ", SPLIT => true"
+    return text + "}"
+
+
+# --- the view ------------------------------------------------------------------------------------
+def catalog_entries(region, state_time: int, enabled: bool) -> list:
+    """The info cells of one region's row, as RegionStateStore leaves them: location columns
+    stamped with the region's open time; regioninfo, sn and state with the last state change
+    (the open, or the table's disable)."""
+    server = region.server
+    opened = getattr(region, "opened_at", 0)
+    changed = opened if enabled else max(opened, state_time)
+    out = [(INFO, b"regioninfo", changed, _PUT, region_info_bytes(region), NO_TTL)]
+    if server is not None:
+        out += [
+            (INFO, b"seqnumDuringOpen", opened, _PUT,
+             _LONG.pack(getattr(region, "open_seq_num", 1)), NO_TTL),
+            (INFO, b"server", opened, _PUT, f"{server.hostname}:{server.port}".encode(), NO_TTL),
+            (INFO, b"serverstartcode", opened, _PUT, _LONG.pack(server.start_code), NO_TTL),
+            (INFO, b"sn", changed, _PUT, server.name.encode(), NO_TTL),
+        ]
+    out.append((INFO, b"state", changed, _PUT, b"OPEN" if enabled else b"CLOSED", NO_TTL))
+    return out
+
+
+class CatalogRegion(Region):
+    """hbase:meta's single region, filled from the region map when built; writes refused."""
+
+    def __init__(self, master):
+        super().__init__(DESCRIPTOR, b"", b"", 1, master.config)
+        self.encoded_name = "1588230740"  # the fixed encoded name of hbase:meta,,1
+        self.name = f"{META_TABLE},,1.{self.encoded_name}."
+        for name in sorted(master.tables):
+            st = master.tables[name]
+            for r in st.locator.regions:
+                Region.mutate(self, region_row(r), catalog_entries(r, st.state_time, st.enabled),
+                              0)
+
+    def mutate(self, row, entries, now):
+        refuse(META_TABLE)
+
+
+def state(master):
+    """A TableState for hbase:meta built now from the live region map."""
+    from hsim.regions.master import TableState
+
+    return TableState(DESCRIPTOR, True, RegionLocator([CatalogRegion(master)]), [])
