@@ -21,6 +21,7 @@ _SCALED = (
     "compaction_max_size",
     "block_cache_size",
     "global_memstore_size",
+    "wal_block_size",
 )
 
 
@@ -61,6 +62,12 @@ class Config:
     # Block cache (LruBlockCache, CacheConfig)
     block_cache_size: int = 400 * MiB  # hfile.block.cache.size = 0.4 of a 1 GiB heap
     cache_data_on_write: bool = False  # hbase.rs.cacheblocksonwrite
+    # Write-ahead log (AbstractFSWAL, LogRoller)
+    wal_block_size: int = 256 * MiB  # hbase.regionserver.hlog.blocksize (2 x the HDFS block)
+    wal_roll_multiplier: float = 0.5  # hbase.regionserver.logroll.multiplier
+    wal_roll_period_ms: int = 3600 * 1000  # hbase.regionserver.logroll.period
+    wal_max_logs: int = 32  # hbase.regionserver.maxlogs
+    wal_async_flush_interval_ms: int = 1000  # hbase.regionserver.optionallogflushinterval
 
     def __post_init__(self):
         if self.flush_policy not in ("large_stores", "all_stores"):

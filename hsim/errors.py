@@ -72,3 +72,9 @@ class FilterParseError(InvalidArgumentError):
     """A filter string ParseFilter would reject."""
 
     hbase_exception = "java.lang.IllegalArgumentException"
+
+
+class CorruptWALError(HsimError):
+    """A WAL whose bytes do not parse (WALSplitter's CorruptedLogFileException)."""
+
+    hbase_exception = "org.apache.hadoop.hbase.wal.WALSplitter$CorruptedLogFileException"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 from hsim.client.requests import b
+from hsim.durability import parse as parse_durability
 from hsim.errors import InvalidArgumentError, NoSuchColumnFamilyError
 from hsim.schema import ColumnFamily, TableDescriptor, validate_family_name
 
@@ -64,7 +65,8 @@ class Admin:
     def create_table(self, name, families, split_keys=None, presplit=None, start_key=None,
                      end_key=None, num_regions=None, max_filesize=None,
                      memstore_flush_size=None, split_policy=None, split_enabled=True,
-                     key_prefix_length=None, key_prefix_delimiter=None) -> None:
+                     key_prefix_length=None, key_prefix_delimiter=None,
+                     durability=None) -> None:
         """families: a list of names, or a dict name -> ColumnFamily | option dict | None.
         Pre-split with `split_keys`, `presplit=` an algorithm (HexStringSplit(n), ...), or
         `start_key=, end_key=, num_regions=` as Admin.createTable(desc, start, end, n)."""
@@ -81,6 +83,7 @@ class Admin:
             memstore_flush_size=memstore_flush_size, split_policy=split_policy,
             split_enabled=split_enabled, key_prefix_length=key_prefix_length,
             key_prefix_delimiter=None if key_prefix_delimiter is None else b(key_prefix_delimiter),
+            durability=parse_durability(durability),
         )
         keys = self._split_keys(split_keys, presplit, start_key, end_key, num_regions)
         with self.cluster.lock:
@@ -177,9 +180,12 @@ class Admin:
             self.master.delete_family(_name(name), b(family))
 
     def alter_table(self, name, **attributes) -> None:
-        """Table attributes: max_filesize, memstore_flush_size, split_policy, split_enabled."""
+        """Table attributes: max_filesize, memstore_flush_size, split_policy, split_enabled,
+        durability."""
         allowed = {"max_filesize", "memstore_flush_size", "split_policy", "split_enabled",
-                   "key_prefix_length", "key_prefix_delimiter"}
+                   "key_prefix_length", "key_prefix_delimiter", "durability"}
+        if "durability" in attributes:
+            attributes["durability"] = parse_durability(attributes["durability"])
         with self.cluster.lock:
             desc = self.master.table_state(_name(name)).descriptor
             for k, v in attributes.items():

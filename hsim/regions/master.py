@@ -37,6 +37,8 @@ class Master:
         self.clock = clock
         start = clock.now()
         self.servers = [RegionServer(i, config, self, start) for i in range(region_servers)]
+        self.dead_servers: list = []  # aborted servers (their names, as the master's DeadServer)
+        self._server_index = region_servers
         self.tables: dict[str, TableState] = {}
         self._next_server = 0
         self.splits = 0
@@ -67,11 +69,12 @@ class Master:
             self._assign(r)
         self.tables[desc.name] = TableState(desc, True, RegionLocator(regions), keys)
 
-    def _assign(self, region) -> None:
+    def _assign(self, region):
         """Round-robin assignment (as the balancer's roundRobinAssignment at create)."""
         server = self.servers[self._next_server % len(self.servers)]
         self._next_server += 1
         server.open_region(region)
+        return server
 
     def delete_table(self, name: str) -> None:
         st = self.table_state(name)
@@ -166,6 +169,29 @@ class Master:
     def _reopen(self, st: TableState) -> None:
         for r in st.locator.regions:
             r.set_block_cache(r.block_cache)
+
+    # --- region servers (MiniHBaseCluster.abortRegionServer / startRegionServer) ---------------
+    def abort_server(self, index: int):
+        """Kill live server `index` (its MemStores and block cache die with it) and run the
+        ServerCrashProcedure; returns its CrashReport."""
+        from hsim.regions.recovery import recover
+
+        if not isinstance(index, int) or not 0 <= index < len(self.servers):
+            raise InvalidArgumentError(
+                f"no live region server {index!r}: there are {len(self.servers)}")
+        if len(self.servers) == 1:
+            raise InvalidArgumentError(
+                "cannot abort the last live region server: its regions would have nowhere to go")
+        dead = self.servers.pop(index)
+        self.dead_servers.append(dead.name)
+        return recover(dead, self._assign, self.clock.now())
+
+    def start_server(self):
+        """A new region server (a fresh start code); it gets regions from the balancer."""
+        srv = RegionServer(self._server_index, self.config, self, self.clock.now())
+        self._server_index += 1
+        self.servers.append(srv)
+        return srv
 
     # --- region operations --------------------------------------------------------------------
     def region_by_name(self, name: str):
