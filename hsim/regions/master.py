@@ -302,7 +302,11 @@ class Master:
                     agg["bytes_read"] += c.io.bytes_read
                     agg["bloom_checks"] += c.io.bloom_checks
                     agg["bloom_negatives"] += c.io.bloom_negatives
-            bc = srv.block_cache
+            bc, wal = srv.block_cache, srv.wal
+            agg.update(wal_files=len(wal.files), wal_bytes=wal.size,
+                       wal_bytes_written=wal.bytes_written, wal_syncs=wal.syncs,
+                       wal_fsyncs=wal.fsyncs, wal_rolls=wal.rolls, wal_archived=len(wal.archived),
+                       wal_forced_flushes=wal.forced_flushes)
             servers.append(ServerMetrics(
                 name=srv.name, regions=len(srv.regions), read_requests=srv.read_requests,
                 write_requests=srv.write_requests, memstore_heap_bytes=srv.memstore_heap,

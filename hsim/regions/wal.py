@@ -21,6 +21,7 @@ from __future__ import annotations
 import struct
 
 from hsim.cell import Cell
+from hsim.errors import CorruptWALError
 
 _HEAD = struct.Struct(">I16sqqI")
 _CELL = struct.Struct(">H")
@@ -57,6 +58,13 @@ def encode_entry(region: str, seq: int, now: int, cells: list) -> bytes:
 
 def decode_entries(buf) -> list:
     """[(encoded region, seq, write time, [Cell])] from a WAL's bytes."""
+    try:
+        return _decode(buf)
+    except (struct.error, IndexError) as e:
+        raise CorruptWALError(f"WAL bytes end inside an entry: {e}") from None
+
+
+def _decode(buf) -> list:
     out = []
     pos, end = 0, len(buf)
     unpack_from = struct.unpack_from
@@ -83,8 +91,6 @@ def decode_entries(buf) -> list:
             pos += 8
             cells.append(Cell.make(row, fam, q, ts, code, value, seq, ttl))
         if pos != stop:
-            from hsim.errors import CorruptWALError
-
             raise CorruptWALError(f"WAL entry at offset {stop - 4 - length} is malformed")
         out.append((region.hex(), seq, when, cells))
     return out

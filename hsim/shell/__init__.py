@@ -9,7 +9,8 @@ manual clock, plus views inside the engine (`regions`, `store`, `hfile`, `explai
     sh.run_script("create 't', 'f'\\nput 't', 'r1', 'f:q', 'v'\\nscan 't'")
 """
 
-from hsim.shell import commands_ddl, commands_dml, commands_tools, commands_views  # noqa: F401
+from hsim.shell import (  # noqa: F401
+    commands_ddl, commands_dml, commands_tools, commands_views, commands_wal)
 from hsim.shell.shell import DEFAULT_CLOCK_START, Shell, TableRef
 
 __all__ = ["Shell", "TableRef", "DEFAULT_CLOCK_START"]
