@@ -24,7 +24,6 @@ from hsim.cell import Cell
 from hsim.errors import CorruptWALError
 
 _HEAD = struct.Struct(">I16sqqI")
-_CELL = struct.Struct(">H")
 _SYNC_WAL, _FSYNC_WAL, _ASYNC_WAL = 3, 4, 2
 
 
@@ -44,16 +43,21 @@ class WALFile:
         return len(self.buf)
 
 
-def encode_entry(region: str, seq: int, now: int, cells: list) -> bytes:
+_MID = struct.Struct(">qBI")
+_I64, _U16, _U32 = struct.Struct(">q"), struct.Struct(">H"), struct.Struct(">I")
+
+
+def encode_entry(region: str, seq: int, now: int, cells: list, raw: bytes | None = None) -> bytes:
+    """One entry's bytes; `raw` is the region's encoded name as 16 bytes, when the caller has it."""
     parts = []
     for c in cells:
         row, fam, q, value = c[0], c[1], c[2], c[6]
-        parts.append(struct.pack(f">H{len(row)}sB{len(fam)}sI{len(q)}sqBI{len(value)}sq",
-                                 len(row), row, len(fam), fam, len(q), q, -c[3], -c[4],
-                                 len(value), value, c[7]))
+        parts.append(b"".join((_U16.pack(len(row)), row, bytes((len(fam),)), fam,
+                               _U32.pack(len(q)), q, _MID.pack(-c[3], -c[4], len(value)), value,
+                               _I64.pack(c[7]))))
     body = b"".join(parts)
-    head = _HEAD.pack(_HEAD.size - 4 + len(body), bytes.fromhex(region), seq, now, len(cells))
-    return head + body
+    return _HEAD.pack(_HEAD.size - 4 + len(body), raw or bytes.fromhex(region), seq, now,
+                      len(cells)) + body
 
 
 def decode_entries(buf) -> list:
@@ -111,6 +115,7 @@ class WAL:
         self.rolls = 0
         self.forced_flushes = 0
         self.on_roll = None  # set by the region server: asks which regions to flush
+        self._raw: dict[str, bytes] = {}  # encoded region name -> its 16 raw bytes
         self._new_file(now)
 
     def _new_file(self, now: int) -> None:
@@ -121,7 +126,10 @@ class WAL:
     # --- appends -------------------------------------------------------------------------------
     def append(self, region: str, seq: int, now: int, cells: list, durability: int) -> None:
         self.sync_if_due(now)  # the syncer ran before this edit arrived
-        data = encode_entry(region, seq, now, cells)
+        raw = self._raw.get(region)
+        if raw is None:
+            raw = self._raw[region] = bytes.fromhex(region)
+        data = encode_entry(region, seq, now, cells, raw)
         cur = self.current
         cur.buf += data
         cur.regions[region] = seq
