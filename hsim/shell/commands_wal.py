@@ -1,6 +1,6 @@
 """The write-ahead log and region-server failure in the shell: `wal` shows every live server's
 WAL files, `abort_server` kills one (MiniHBaseCluster.abortRegionServer) and reports what the
-crash recovery replayed and lost."""
+crash recovery replayed and lost, `start_server` starts a new one."""
 
 from __future__ import annotations
 
@@ -35,3 +35,13 @@ def abort_server(sh, index):
                 f"{r.wal_files_split} WAL file(s) ({r.wal_bytes_split} bytes) split")
     sh.fmt.line(f"Replayed {r.edits_replayed} cell(s); lost {r.lost_skip_wal} SKIP_WAL and "
                 f"{r.lost_async_wal} unsynced ASYNC_WAL cell(s)")
+
+
+@command("start_server", "hsim", """
+Starts a new, empty region server (MiniHBaseCluster.startRegionServer); `balancer` gives it
+regions.
+
+  hbase> start_server
+""")
+def start_server(sh):
+    sh.fmt.line(f"Started {sh.cluster.start_region_server().name}")
