@@ -260,7 +260,11 @@ class Master:
         return moves
 
     def _move(self, region, src, dst) -> None:
+        # Closing a region flushes its MemStore (HRegion.close), so its edits in src's WAL are
+        # no longer needed: dst's WAL starts with the region's next edit. Flushed once closed,
+        # so the flush asks for no split in the middle of a move.
         src.close_region(region)
+        region.flush(self.clock.now(), force_all=True)
         for s in region.stores.values():
             for sf in s.files:
                 src.block_cache.evict_file(sf.reader.name)
