@@ -27,6 +27,7 @@ from hsim.schema import validate_table_name
 from hsim.thrift import columns as cols
 from hsim.thrift.descriptors import family_from_thrift, family_to_thrift
 from hsim.thrift.errors import Escaped, rpc
+from hsim.thrift.faults import Faults
 from hsim.thrift.idl import LATEST_TIMESTAMP, ttypes
 from hsim.thrift.results import java_order, row_result, tcells
 from hsim.thrift.scanners import Scanners
@@ -60,6 +61,7 @@ class HbaseHandler:
         self.cluster = cluster
         self.admin = cluster.admin
         self.scanners = Scanners()
+        self.faults = Faults()  # failure injection: faults.fail_next(n, "ioerror"|"disconnect")
 
     def _table(self, name):
         return self.cluster.table(_table_name(name))

@@ -51,6 +51,10 @@ def _parser() -> argparse.ArgumentParser:
                         "1 ms per request from 2026-01-01T00:00Z; manual: time stands still")
     p.add_argument("--max-message-size", type=int, default=MAX_MESSAGE_SIZE, metavar="BYTES")
     p.add_argument("--max-frame-size", type=int, default=MAX_FRAME_SIZE, metavar="BYTES")
+    p.add_argument("--fail-next", type=int, default=0, metavar="N",
+                   help="failure injection: the first N calls fail (see --fail-kind)")
+    p.add_argument("--fail-kind", choices=("ioerror", "disconnect"), default="ioerror",
+                   help="how injected failures look: a Thrift IOError or a dropped connection")
     p.add_argument("--verbose", action="store_true", help="log refused connections")
     return p
 
@@ -73,6 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     server = ThriftServer(cluster, host=args.host, port=args.port, transport=args.transport,
                           protocol=args.protocol, max_message_size=args.max_message_size,
                           max_frame_size=args.max_frame_size)
+    server.handler.faults.fail_next(max(args.fail_next, 0), args.fail_kind)
     try:
         server.bind()
     except OSError as e:
