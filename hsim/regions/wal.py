@@ -116,6 +116,9 @@ class WAL:
         self.forced_flushes = 0
         self.on_roll = None  # set by the region server: asks which regions to flush
         self._raw: dict[str, bytes] = {}  # encoded region name -> its 16 raw bytes
+        self._async_interval = config.wal_async_flush_interval_ms
+        self._roll_size = config.wal_block_size * config.wal_roll_multiplier
+        self._roll_period = config.wal_roll_period_ms
         self._new_file(now)
 
     def _new_file(self, now: int) -> None:
@@ -125,21 +128,27 @@ class WAL:
 
     # --- appends -------------------------------------------------------------------------------
     def append(self, region: str, seq: int, now: int, cells: list, durability: int) -> None:
-        self.sync_if_due(now)  # the syncer ran before this edit arrived
+        """Append one row mutation's entry (before its cells reach the MemStore), synced
+        before returning for SYNC_WAL and FSYNC_WAL. Kept lean: it is on every put."""
+        if now - self.last_sync >= self._async_interval:
+            self.sync(now)  # the ASYNC_WAL syncer ran before this edit arrived
         raw = self._raw.get(region)
         if raw is None:
             raw = self._raw[region] = bytes.fromhex(region)
         data = encode_entry(region, seq, now, cells, raw)
         cur = self.current
-        cur.buf += data
+        buf = cur.buf
+        buf += data
         cur.regions[region] = seq
         self.bytes_written += len(data)
         self.entries += 1
         if durability >= _SYNC_WAL:
-            self.sync(now, fsync=durability == _FSYNC_WAL)
-        cfg = self.config
-        if cur.size >= cfg.wal_block_size * cfg.wal_roll_multiplier or \
-                now - cur.created >= cfg.wal_roll_period_ms:
+            self.synced = len(buf)
+            self.syncs += 1
+            if durability == _FSYNC_WAL:
+                self.fsyncs += 1
+            self.last_sync = now
+        if len(buf) >= self._roll_size or now - cur.created >= self._roll_period:
             self.roll(now)
 
     def sync(self, now: int, fsync: bool = False) -> None:
@@ -153,7 +162,7 @@ class WAL:
     def sync_if_due(self, now: int) -> None:
         """The ASYNC_WAL syncer, which runs every optionallogflushinterval of cluster time:
         by `now` it has synced whatever was appended an interval after the last sync."""
-        if now - self.last_sync >= self.config.wal_async_flush_interval_ms:
+        if now - self.last_sync >= self._async_interval:
             self.sync(now)
 
     @property
@@ -179,9 +188,16 @@ class WAL:
 
     def clean_old_logs(self, lowest_unflushed) -> None:
         """Archive every closed file all of whose edits are flushed (AbstractFSWAL.cleanOldLogs)."""
-        keep = []
+        keep, known = [], {}
+
+        def lowest(region: str) -> int:  # once per region: it reads the region's MemStores
+            low = known.get(region)
+            if low is None:
+                low = known[region] = lowest_unflushed(region)
+            return low
+
         for f in self.files[:-1]:
-            if self.archivable(f, lowest_unflushed):
+            if self.archivable(f, lowest):
                 self.archived.append(f.name)
             else:
                 keep.append(f)
