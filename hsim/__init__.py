@@ -11,6 +11,7 @@
 from hsim.cell import LATEST_TIMESTAMP, Cell, CellType
 from hsim.clock import ManualClock, SystemClock, TickingClock
 from hsim.config import Config
+from hsim.durability import Durability
 from hsim.errors import (DoNotRetryError, FilterParseError, HsimError, IncompatibleFilterError,
                          InvalidArgumentError, NoSuchColumnFamilyError, RegionTooBusyError,
                          TableDisabledError, TableExistsError, TableNotDisabledError,
@@ -33,6 +34,7 @@ def __getattr__(name):
 
 __all__ = [
     "Cell", "CellType", "LATEST_TIMESTAMP", "ManualClock", "SystemClock", "TickingClock", "Config",
+    "Durability",
     "ColumnFamily", "TableDescriptor", "Cluster", "HsimError", "InvalidArgumentError",
     "DoNotRetryError", "NoSuchColumnFamilyError", "TableNotFoundError", "TableExistsError",
     "TableNotDisabledError", "TableNotEnabledError", "TableDisabledError", "WrongRegionError",

@@ -21,6 +21,7 @@ _SCALED = (
     "compaction_max_size",
     "block_cache_size",
     "global_memstore_size",
+    "wal_block_size",
 )
 
 
@@ -67,6 +68,12 @@ class Config:
     # Client and Thrift server limits (ConnectionUtils.validatePut, ThriftServerRunner)
     keyvalue_max_size: int = 10 * MiB  # hbase.client.keyvalue.maxsize (<= 0: no limit)
     scanner_timeout_ms: int = 60_000  # hbase.client.scanner.timeout.period
+    # Write-ahead log (AbstractFSWAL, LogRoller)
+    wal_block_size: int = 256 * MiB  # hbase.regionserver.hlog.blocksize (2 x the HDFS block)
+    wal_roll_multiplier: float = 0.5  # hbase.regionserver.logroll.multiplier
+    wal_roll_period_ms: int = 3600 * 1000  # hbase.regionserver.logroll.period
+    wal_max_logs: int = 32  # hbase.regionserver.maxlogs
+    wal_async_flush_interval_ms: int = 1000  # hbase.regionserver.optionallogflushinterval
 
     def __post_init__(self):
         from hsim.errors import InvalidArgumentError

@@ -137,3 +137,9 @@ class CatalogDisableError(HsimError):
     """DisableTableProcedure.prepareDisable refuses to disable hbase:meta."""
 
     hbase_exception = "org.apache.hadoop.hbase.constraint.ConstraintException"
+
+
+class CorruptWALError(HsimError):
+    """A WAL whose bytes do not parse (WALSplitter's CorruptedLogFileException)."""
+
+    hbase_exception = "org.apache.hadoop.hbase.wal.WALSplitter$CorruptedLogFileException"

@@ -151,6 +151,14 @@ class ServerMetrics:
     bytes_read: int
     bloom_checks: int
     bloom_negatives: int
+    wal_files: int = 0  # live WAL files (not yet archived)
+    wal_bytes: int = 0  # bytes in the live WAL files
+    wal_bytes_written: int = 0  # every byte ever appended
+    wal_syncs: int = 0
+    wal_fsyncs: int = 0
+    wal_rolls: int = 0
+    wal_archived: int = 0  # files moved to oldWALs
+    wal_forced_flushes: int = 0  # region flushes forced by hbase.regionserver.maxlogs
 
     def to_dict(self) -> dict:
         """Every field by name (JSON-ready)."""

@@ -4,6 +4,8 @@ point, so installing hsim is enough):
 - `hsim_clock`: the test's clock, a TickingClock (2026-01-01T00:00:00Z, 1 ms per request);
 - `hsim_cluster`: a fresh in-process cluster on that clock;
 - `hsim_connection`: a happybase Connection (hsim.happybase) to that cluster;
+- `hsim_faults`: failure injection: make the next N Thrift calls fail (IOError or a dropped
+  connection) to test retry logic;
 - `hsim_happybase`: happybase itself patched for the test (hsim.happybase.patch()), so the
   application's own `happybase.Connection(...)` calls reach embedded clusters; the default
   address (localhost:9090) serves `hsim_cluster`, other addresses get fresh clusters on the same
@@ -73,6 +75,14 @@ def hsim_connection(_hsim_embedded):
     conn = _hsim_embedded.Connection()
     yield conn
     conn.close()
+
+
+@pytest.fixture
+def hsim_faults(_hsim_embedded):
+    """Failure injection for the in-process happybase server of `hsim_cluster`:
+    `hsim_faults.fail_next(2, "ioerror")` (or "disconnect") makes the next two Thrift calls
+    fail as a real client sees it (hsim.thrift.faults)."""
+    return _hsim_embedded.server().handler.faults
 
 
 @pytest.fixture

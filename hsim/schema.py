@@ -186,6 +186,7 @@ class TableDescriptor:
     split_enabled: bool = True  # SPLIT_ENABLED
     key_prefix_length: int | None = None  # KeyPrefixRegionSplitPolicy.prefix_length
     key_prefix_delimiter: bytes | None = None  # DelimitedKeyPrefixRegionSplitPolicy.delimiter
+    durability: int = 0  # DURABILITY (hsim.Durability; USE_DEFAULT = SYNC_WAL)
 
     def __post_init__(self):
         validate_table_name(self.name)

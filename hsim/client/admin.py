@@ -83,7 +83,8 @@ class Admin:
     def create_table(self, name, families, split_keys=None, presplit=None, start_key=None,
                      end_key=None, num_regions=None, max_filesize=None,
                      memstore_flush_size=None, split_policy=None, split_enabled=True,
-                     key_prefix_length=None, key_prefix_delimiter=None) -> None:
+                     key_prefix_length=None, key_prefix_delimiter=None,
+                     durability=None) -> None:
         """families: a list of names, or a dict name -> ColumnFamily | option dict | None.
         Pre-split with `split_keys`, `presplit=` an algorithm (HexStringSplit(n), ...), or
         `start_key=, end_key=, num_regions=` as Admin.createTable(desc, start, end, n)."""
@@ -100,7 +101,8 @@ class Admin:
         attrs = v.table_attributes(dict(
             max_filesize=max_filesize, memstore_flush_size=memstore_flush_size,
             split_policy=split_policy, split_enabled=split_enabled,
-            key_prefix_length=key_prefix_length, key_prefix_delimiter=key_prefix_delimiter))
+            key_prefix_length=key_prefix_length, key_prefix_delimiter=key_prefix_delimiter,
+            durability=durability))
         desc = TableDescriptor(name=name, families=dict(pairs), **attrs)
         keys = self._split_keys(split_keys, presplit, start_key, end_key, num_regions)
         with self.cluster.lock:
@@ -241,7 +243,8 @@ class Admin:
             self.master.delete_family(_name(name), v.to_bytes(family, "family"))
 
     def alter_table(self, name, **attributes) -> None:
-        """Table attributes: max_filesize, memstore_flush_size, split_policy, split_enabled."""
+        """Table attributes: max_filesize, memstore_flush_size, split_policy, split_enabled,
+        durability."""
         meta.refuse(_name(name))
         checked = v.table_attributes(attributes)  # all checked before any is set
         with self.cluster.lock:

@@ -69,6 +69,19 @@ class Cluster:
         """The region servers, in order."""
         return self.master.servers
 
+    def abort_region_server(self, index: int):
+        """MiniHBaseCluster.abortRegionServer: live server `index` dies; its regions are
+        recovered from its WAL on the live servers. Returns a CrashReport (what was replayed,
+        what was lost)."""
+        with self.lock:
+            return self.master.abort_server(index)
+
+    def start_region_server(self):
+        """MiniHBaseCluster.startRegionServer: a new, empty live server (run
+        `admin.balance()` to give it regions)."""
+        with self.lock:
+            return self.master.start_server()
+
     def run_compaction_chore(self) -> int:
         """CompactionChecker: ask every store whether it needs a compaction now, which is also
         where periodic major compactions fire as the clock passes their due time."""

@@ -11,6 +11,7 @@ from hsim.cell import NO_TTL
 from hsim.client import requests as rq
 from hsim.client import validation as v
 from hsim.client.requests import b
+from hsim.durability import parse as parse_durability
 from hsim.errors import (DoNotRetryError, InvalidArgumentError, NoSuchColumnFamilyError,
                          RetriesExhaustedWithDetailsError, WrongRegionError)
 
@@ -47,14 +48,16 @@ class Table:
     def _region(self, row: bytes):
         return self._state().locator.locate(row)
 
-    def _apply(self, row: bytes, entries: list, now: int) -> list:
+    def _apply(self, row: bytes, entries: list, now: int, durability=None) -> list:
         """Send one row mutation to its region (atomic across families) at the request's time
-        `now`; the region validates everything before applying anything."""
+        `now`; the region validates everything before applying anything. `durability` is the
+        mutation's own (hsim.Durability; None = USE_DEFAULT, the table's)."""
         if type(row) is not bytes:
             row = b(row)
         region = self._state().locator.locate(row)
         server = region.server  # taken first: the write may split the region
-        cells = region.mutate(row, entries, now)
+        cells = region.mutate(row, entries, now,
+                              0 if durability is None else parse_durability(durability))
         if server is not None:
             server.note_write(region)
         return cells
@@ -82,56 +85,62 @@ class Table:
         return entries
 
     # --- writes --------------------------------------------------------------------------------
-    def put(self, row, data: dict, timestamp: int | None = None, ttl_ms: int | None = None):
+    def put(self, row, data: dict, timestamp: int | None = None, ttl_ms: int | None = None,
+            durability=None):
         """Put {b"f:q": value, ...} in one row; cells without timestamp get the server's now."""
         row = v.row(row)
         entries = self._put_entries(row, data, timestamp, ttl_ms)
         with self.cluster.lock:
-            self._apply(row, entries, self.cluster.tick())
+            self._apply(row, entries, self.cluster.tick(), durability)
 
-    def delete_row(self, row, timestamp: int | None = None) -> None:
+    def delete_row(self, row, timestamp: int | None = None, durability=None) -> None:
         """new Delete(row[, ts]): a DeleteFamily marker on every family."""
         with self.cluster.lock:
             ts = _ts(timestamp)
             self._apply(v.row(row), [(f, b"", ts, _DEL_FAM, b"", NO_TTL) for f in self._families()],
-                        self.cluster.tick())
+                        self.cluster.tick(), durability)
 
-    def delete_family(self, row, family, timestamp: int | None = None) -> None:
+    def delete_family(self, row, family, timestamp: int | None = None, durability=None) -> None:
         """Delete every cell of one family in a row (a DeleteFamily marker)."""
         with self.cluster.lock:
-            self._delete_family(row, family, timestamp, _DEL_FAM)
+            self._delete_family(row, family, timestamp, _DEL_FAM, durability)
 
-    def delete_family_version(self, row, family, timestamp: int | None = None) -> None:
+    def delete_family_version(self, row, family, timestamp: int | None = None,
+                              durability=None) -> None:
         """Delete.addFamilyVersion: the family's cells at exactly `timestamp` (None: the
         request's time, as LATEST_TIMESTAMP becomes the server's now)."""
         with self.cluster.lock:
-            self._delete_family(row, family, timestamp, _DEL_FAM_VER)
+            self._delete_family(row, family, timestamp, _DEL_FAM_VER, durability)
 
-    def _delete_family(self, row, family, timestamp, code) -> None:
+    def _delete_family(self, row, family, timestamp, code, durability) -> None:
         entry = (v.to_bytes(family, "family"), b"", _ts(timestamp), code, b"", NO_TTL)
-        self._apply(v.row(row), [entry], self.cluster.tick())
+        self._apply(v.row(row), [entry], self.cluster.tick(), durability)
 
-    def delete_columns(self, row, column, timestamp: int | None = None) -> None:
+    def delete_columns(self, row, column, timestamp: int | None = None,
+                       durability=None) -> None:
         """Delete.addColumns: every version of the column with ts <= timestamp (now)."""
         with self.cluster.lock:
             fam, q = self._column(column)
             self._apply(v.row(row), [(fam, q, _ts(timestamp), _DEL_COL, b"", NO_TTL)],
-                        self.cluster.tick())
+                        self.cluster.tick(), durability)
 
-    def delete_column(self, row, column, timestamp: int | None = None) -> None:
+    def delete_column(self, row, column, timestamp: int | None = None, durability=None) -> None:
         """Delete.addColumn: one version; without a timestamp the latest visible version,
         looked up at delete time (HRegion.prepareDeleteTimestamps)."""
         with self.cluster.lock:
             fam, q = self._column(column)
             self._apply(v.row(row), [(fam, q, _ts(timestamp), _DEL, b"", NO_TTL)],
-                        self.cluster.tick())
+                        self.cluster.tick(), durability)
 
-    def increment(self, row, column, amount: int = 1, ttl_ms: int | None = None) -> int:
+    def increment(self, row, column, amount: int = 1, ttl_ms: int | None = None,
+                  durability=None) -> int:
         """Add `amount` to an 8-byte big-endian counter (missing counts as 0); returns the new
         value. The new cell's timestamp is max(now, old ts + 1) (HRegion.reckonDeltas)."""
-        return self.increment_columns(row, {column: amount}, ttl_ms=ttl_ms)[b(column)]
+        return self.increment_columns(row, {column: amount}, ttl_ms=ttl_ms,
+                                      durability=durability)[b(column)]
 
-    def increment_columns(self, row, amounts: dict, ttl_ms: int | None = None) -> dict:
+    def increment_columns(self, row, amounts: dict, ttl_ms: int | None = None,
+                          durability=None) -> dict:
         """Add to several 8-byte counters of one row atomically; returns the new values."""
         if not v.mapping(amounts, "amounts"):
             raise InvalidArgumentError("No columns to increment")
@@ -157,10 +166,10 @@ class Table:
                 value = v.java_long(value)  # Increment wraps as Java long arithmetic does
                 entries.append((fam, q, ts, _PUT, _LONG.pack(value), ttl))
                 result[b(col)] = value
-            self._apply(row, entries, now)
+            self._apply(row, entries, now, durability)
             return result
 
-    def append(self, row, data: dict, ttl_ms: int | None = None) -> dict:
+    def append(self, row, data: dict, ttl_ms: int | None = None, durability=None) -> dict:
         """Append bytes to cells (a missing cell becomes the appended bytes); returns new values."""
         if not v.mapping(data, "data"):
             raise InvalidArgumentError("No columns to append")
@@ -178,7 +187,7 @@ class Table:
                 ts = now if old is None else max(old.timestamp + 1, now)
                 entries.append((fam, q, ts, _PUT, value, ttl))
                 result[b(col)] = value
-            self._apply(row, entries, now)
+            self._apply(row, entries, now, durability)
             return result
 
     def _current_cells(self, row: bytes, columns: list, now: int) -> dict:
@@ -186,7 +195,7 @@ class Table:
         return {(c.family, c.qualifier): c for c in cells}
 
     def check_and_put(self, row, column, value, data: dict, timestamp: int | None = None,
-                      ttl_ms: int | None = None) -> bool:
+                      ttl_ms: int | None = None, durability=None) -> bool:
         """checkAndMutate(EQUAL): put `data` if the column's latest value equals `value`
         (None or b"": if the column is absent or empty). Returns whether the put was applied."""
         row = v.row(row)
@@ -196,11 +205,11 @@ class Table:
             now = self.cluster.tick()
             if not self._check(row, column, value, now):
                 return False
-            self._apply(row, entries, now)
+            self._apply(row, entries, now, durability)
             return True
 
     def check_and_delete(self, row, column, value, columns=None,
-                         timestamp: int | None = None) -> bool:
+                         timestamp: int | None = None, durability=None) -> bool:
         """Delete `columns` (all versions; None = the whole row) if the check passes."""
         row, ts = v.row(row), _ts(timestamp)
         self._column(column)
@@ -213,7 +222,7 @@ class Table:
                 entries = [(f, b"", ts, _DEL_FAM, b"", NO_TTL) for f in self._families()]
             else:
                 entries = [(fam, q, ts, _DEL_COL, b"", NO_TTL) for fam, q in cols]
-            self._apply(row, entries, now)
+            self._apply(row, entries, now, durability)
             return True
 
     def _check(self, row: bytes, column, value, now: int) -> bool:
@@ -225,27 +234,33 @@ class Table:
             return cur is None or cur.value == b""
         return cur is not None and cur.value == v.to_bytes(value, "value")
 
-    def batch(self) -> Batch:
-        """A Batch that collects mutations and sends them together."""
-        return Batch(self)
+    def batch(self, durability=None) -> Batch:
+        """A Batch that collects mutations and sends them together (`durability`: for every
+        mutation that names none itself)."""
+        return Batch(self, durability)
 
-    def mutate_rows(self, mutations: list) -> None:
+    def mutate_rows(self, mutations: list, durability=None) -> None:
         """Apply a list of Mutation records, as one request; each row's mutations as one atomic
-        row mutation."""
+        row mutation, with the strongest durability among them (a mutation's own, else
+        `durability`), as HRegion.doMiniBatchMutate syncs a batch once at its strongest."""
         if not isinstance(mutations, (list, tuple)) or \
                 not all(isinstance(m, Mutation) for m in mutations):
             raise v.type_error("mutations", "a list of Mutation", mutations)
         by_row: dict[bytes, list] = {}
+        strongest: dict[bytes, int] = {}
+        default = parse_durability(durability)
         for m in mutations:  # client-side checks of every mutation before anything is sent
             row = v.row(m.row)
             by_row.setdefault(row, []).extend(self._entries_of(row, m))
+            d = default if m.durability is None else parse_durability(m.durability)
+            strongest[row] = max(strongest.get(row, 0), d)
         failures = []
         with self.cluster.lock:
             now = self.cluster.tick()
             for row, entries in by_row.items():
                 if entries:
                     try:
-                        self._apply(row, entries, now)
+                        self._apply(row, entries, now, strongest[row])
                     except (NoSuchColumnFamilyError, WrongRegionError) as e:
                         failures.append((row, e))  # a server-side per-row failure
         if failures:
@@ -362,49 +377,52 @@ class Mutation:
     """One mutation in a batch: kind is put, delete_row, delete_family, delete_family_version,
     delete_columns or delete_column."""
 
-    __slots__ = ("column", "data", "kind", "row", "timestamp", "ttl_ms")
+    __slots__ = ("column", "data", "durability", "kind", "row", "timestamp", "ttl_ms")
 
-    def __init__(self, kind, row, data=None, column=None, timestamp=None, ttl_ms=None):
+    def __init__(self, kind, row, data=None, column=None, timestamp=None, ttl_ms=None,
+                 durability=None):
         self.kind, self.row, self.data, self.column = kind, row, data, column
-        self.timestamp, self.ttl_ms = timestamp, ttl_ms
+        self.timestamp, self.ttl_ms, self.durability = timestamp, ttl_ms, durability
 
 
 class Batch:
     """Collects mutations and applies them with `send()` (or on leaving a `with` block without
     an exception): each row's mutations atomically, as HBase's Table.batch of RowMutations."""
 
-    def __init__(self, table: Table):
+    def __init__(self, table: Table, durability=None):
         self.table = table
+        self.durability = durability  # for every mutation that names none itself
         self.mutations: list[Mutation] = []
 
-    def put(self, row, data, timestamp=None, ttl_ms=None):
+    def put(self, row, data, timestamp=None, ttl_ms=None, durability=None):
         """Queue a put."""
-        self.mutations.append(Mutation("put", row, data=data, timestamp=timestamp, ttl_ms=ttl_ms))
+        self.mutations.append(Mutation("put", row, data=data, timestamp=timestamp, ttl_ms=ttl_ms,
+                                       durability=durability))
 
-    def delete_row(self, row, timestamp=None):
+    def delete_row(self, row, timestamp=None, durability=None):
         """Queue a delete of the whole row."""
-        self.mutations.append(Mutation("delete_row", row, timestamp=timestamp))
+        self.mutations.append(Mutation("delete_row", row, timestamp=timestamp,
+                                       durability=durability))
 
-    def delete_family(self, row, family, timestamp=None):
+    def delete_family(self, row, family, timestamp=None, durability=None):
         """Queue a delete of one family in the row."""
-        self.mutations.append(Mutation("delete_family", row, column=family, timestamp=timestamp))
+        self.mutations.append(Mutation("delete_family", row, column=family, timestamp=timestamp,
+                                       durability=durability))
 
-    def _delete_family(self, row, family, timestamp, code) -> None:
-        entry = (v.to_bytes(family, "family"), b"", _ts(timestamp), code, b"", NO_TTL)
-        self._apply(v.row(row), [entry], self.cluster.tick())
-
-    def delete_columns(self, row, column, timestamp=None):
+    def delete_columns(self, row, column, timestamp=None, durability=None):
         """Queue a delete of every version of a column (DeleteColumn)."""
-        self.mutations.append(Mutation("delete_columns", row, column=column, timestamp=timestamp))
+        self.mutations.append(Mutation("delete_columns", row, column=column, timestamp=timestamp,
+                                       durability=durability))
 
-    def delete_column(self, row, column, timestamp=None):
+    def delete_column(self, row, column, timestamp=None, durability=None):
         """Queue a delete of one version of a column (Delete)."""
-        self.mutations.append(Mutation("delete_column", row, column=column, timestamp=timestamp))
+        self.mutations.append(Mutation("delete_column", row, column=column, timestamp=timestamp,
+                                       durability=durability))
 
     def send(self) -> None:
         """Send the queued mutations as one batch, and start a new one."""
         muts, self.mutations = self.mutations, []
-        self.table.mutate_rows(muts)
+        self.table.mutate_rows(muts, self.durability)
 
     def __enter__(self):
         return self

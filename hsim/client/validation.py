@@ -192,8 +192,8 @@ def unique_families(names: list) -> None:
 
 
 # --- table attributes (TableDescriptorChecker) --------------------------------------------------
-TABLE_ATTRIBUTES = ("max_filesize", "memstore_flush_size", "split_policy", "split_enabled",
-                    "key_prefix_length", "key_prefix_delimiter")
+TABLE_ATTRIBUTES = ("durability", "max_filesize", "memstore_flush_size", "split_policy",
+                    "split_enabled", "key_prefix_length", "key_prefix_delimiter")
 
 
 def table_attributes(attrs: dict) -> dict:
@@ -205,7 +205,11 @@ def table_attributes(attrs: dict) -> dict:
     for k, v in attrs.items():
         if k not in TABLE_ATTRIBUTES:
             raise InvalidArgumentError(f"unknown table attribute {k!r}")
-        if v is None:
+        if k == "durability":
+            from hsim.durability import parse as parse_durability
+
+            out[k] = parse_durability(v)  # None: USE_DEFAULT
+        elif v is None:
             out[k] = None
         elif k in ("max_filesize", "memstore_flush_size", "key_prefix_length"):
             if integer(v, k) <= 0:

@@ -39,6 +39,8 @@ class Master:
         self.clock = clock
         start = clock.now()
         self.servers = [RegionServer(i, config, self, start) for i in range(region_servers)]
+        self.dead_servers: list = []  # aborted servers (their names, as the master's DeadServer)
+        self._server_index = region_servers
         self.tables: dict[str, TableState] = {}
         self._next_server = 0
         self.splits = 0
@@ -72,11 +74,12 @@ class Master:
             self._assign(r)
         self.tables[desc.name] = TableState(desc, True, RegionLocator(regions), keys, now)
 
-    def _assign(self, region) -> None:
+    def _assign(self, region):
         """Round-robin assignment (as the balancer's roundRobinAssignment at create)."""
         server = self.servers[self._next_server % len(self.servers)]
         self._next_server += 1
         server.open_region(region)
+        return server
 
     def delete_table(self, name: str) -> None:
         meta.refuse(name)
@@ -182,6 +185,29 @@ class Master:
         for r in st.locator.regions:
             r.set_block_cache(r.block_cache)
 
+    # --- region servers (MiniHBaseCluster.abortRegionServer / startRegionServer) ---------------
+    def abort_server(self, index: int):
+        """Kill live server `index` (its MemStores and block cache die with it) and run the
+        ServerCrashProcedure; returns its CrashReport."""
+        from hsim.regions.recovery import recover
+
+        if not isinstance(index, int) or not 0 <= index < len(self.servers):
+            raise InvalidArgumentError(
+                f"no live region server {index!r}: there are {len(self.servers)}")
+        if len(self.servers) == 1:
+            raise InvalidArgumentError(
+                "cannot abort the last live region server: its regions would have nowhere to go")
+        dead = self.servers.pop(index)
+        self.dead_servers.append(dead.name)
+        return recover(dead, self._assign, self.clock.now())
+
+    def start_server(self):
+        """A new region server (a fresh start code); it gets regions from the balancer."""
+        srv = RegionServer(self._server_index, self.config, self, self.clock.now())
+        self._server_index += 1
+        self.servers.append(srv)
+        return srv
+
     # --- region operations --------------------------------------------------------------------
     def region_by_name(self, name: str):
         for st in self.tables.values():
@@ -249,7 +275,11 @@ class Master:
         return moves
 
     def _move(self, region, src, dst) -> None:
+        # Closing a region flushes its MemStore (HRegion.close), so its edits in src's WAL are
+        # no longer needed: dst's WAL starts with the region's next edit. Flushed once closed,
+        # so the flush asks for no split in the middle of a move.
         src.close_region(region)
+        region.flush(self.clock.now(), force_all=True)
         for s in region.stores.values():
             for sf in s.files:
                 src.block_cache.evict_file(sf.reader.name)
@@ -291,7 +321,11 @@ class Master:
                     agg["bytes_read"] += c.io.bytes_read
                     agg["bloom_checks"] += c.io.bloom_checks
                     agg["bloom_negatives"] += c.io.bloom_negatives
-            bc = srv.block_cache
+            bc, wal = srv.block_cache, srv.wal
+            agg.update(wal_files=len(wal.files), wal_bytes=wal.size,
+                       wal_bytes_written=wal.bytes_written, wal_syncs=wal.syncs,
+                       wal_fsyncs=wal.fsyncs, wal_rolls=wal.rolls, wal_archived=len(wal.archived),
+                       wal_forced_flushes=wal.forced_flushes)
             servers.append(ServerMetrics(
                 name=srv.name, regions=len(srv.regions), read_requests=srv.read_requests,
                 write_requests=srv.write_requests, memstore_heap_bytes=srv.memstore_heap,

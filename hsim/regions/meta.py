@@ -181,7 +181,7 @@ class CatalogRegion(Region):
                 Region.mutate(self, region_row(r), catalog_entries(r, st.state_time, st.enabled),
                               0)
 
-    def mutate(self, row, entries, now):
+    def mutate(self, row, entries, now, durability=0):
         refuse(META_TABLE)
 
 

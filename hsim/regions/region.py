@@ -16,6 +16,7 @@ from operator import itemgetter
 
 from hsim.bytes import to_string_binary
 from hsim.cell import LATEST_TIMESTAMP, MAX_ROW_LENGTH, Cell
+from hsim.durability import Durability, effective
 from hsim.engine.query_matcher import ScanQuery
 from hsim.engine.store import Store
 from hsim.errors import InvalidArgumentError, NoSuchColumnFamilyError, WrongRegionError
@@ -23,6 +24,7 @@ from hsim.metrics import IOCounters
 from hsim.regions import flush_policy, split_policy
 
 _row_of = itemgetter(0)
+SKIP_WAL = Durability.SKIP_WAL
 
 # Mutation entries handed to Region.mutate: (family, qualifier, timestamp|None, type code,
 # value, ttl_ms|NO_TTL). A Delete (code 8) with timestamp None is HBase's "delete the latest
@@ -112,8 +114,9 @@ class Region:
         return self.server.count_table_regions(self.table.name)
 
     # --- writes ----------------------------------------------------------------------------------
-    def mutate(self, row: bytes, entries: list, now: int) -> list:
-        """Apply one row mutation atomically; returns the cells written."""
+    def mutate(self, row: bytes, entries: list, now: int, durability: int = 0) -> list:
+        """Apply one row mutation atomically; returns the cells written. The WAL edit is
+        appended (and synced, as `durability` asks) before the MemStore sees the cells."""
         if not row or len(row) > MAX_ROW_LENGTH or row < self.start_key or \
                 (self.end_key and row >= self.end_key):
             self.check_row_in_range(row)  # raises the precise error
@@ -138,12 +141,17 @@ class Region:
                 else:
                     ts = now
             cells.append(make(row, fam, q, ts, code, value, seq, ttl))
+        server = self.server
+        if server is not None:
+            d = effective(durability, self.table.durability)
+            if d != SKIP_WAL:
+                server.wal.append(self.encoded_name, seq, now, cells, d)
         for c in cells:
             delta += stores[c[1]].memstore.add(c)
         self.memstore_heap += delta
         self.write_requests += 1
-        if self.server is not None:
-            self.server.memstore_heap += delta
+        if server is not None:
+            server.memstore_heap += delta
         if self.memstore_heap >= self.flush_size:
             self.flush(now)
         return cells
@@ -238,6 +246,16 @@ class Region:
         for row, cells in rows:
             self.read_requests += 1
             yield row, cells
+
+    def lowest_unflushed_seq(self) -> int:
+        """The oldest sequence id still only in a MemStore (the WAL must keep it); one past
+        the region's last when everything is flushed."""
+        low = self.seq_id + 1
+        for s in self.stores.values():
+            for c in s.memstore.all_cells():
+                if -c[5] < low:
+                    low = -c[5]
+        return low
 
     # --- flush, compaction, split ------------------------------------------------------------
     def flush(self, now: int, force_all: bool = False) -> list:

@@ -1,5 +1,5 @@
-"""RegionServer (HRegionServer): hosts regions, owns the block cache and the global MemStore
-accounting, and counts requests. Splits it decides on are carried out by the master."""
+"""RegionServer (HRegionServer): hosts regions, owns the block cache, the WAL and the global
+MemStore accounting, and counts requests. Splits it decides on are carried out by the master."""
 
 from __future__ import annotations
 
@@ -26,6 +26,10 @@ class RegionServer:
         from hsim.engine.store import StoreCounters
 
         self.retired = StoreCounters()
+        from hsim.regions.wal import WAL
+
+        self.wal = WAL(self.name, config, start_code)
+        self.wal.on_roll = self._after_roll
 
     def __repr__(self) -> str:
         return f"RegionServer({self.name}, {len(self.regions)} regions)"
@@ -74,6 +78,23 @@ class RegionServer:
                 break
             self.global_flushes += 1
             r.flush(now)  # MemStoreFlusher flushes a region selectively (its flush policy)
+
+    # --- WAL pressure (LogRoller, AbstractFSWAL.findRegionsToForceFlush) ----------------------
+    def _lowest_unflushed(self, encoded: str) -> int:
+        r = self.regions.get(encoded)
+        return r.lowest_unflushed_seq() if r is not None else 1 << 63
+
+    def _after_roll(self, wal, now: int) -> None:
+        """Archive flushed WALs; past maxlogs, flush the regions that pin the oldest one."""
+        wal.clean_old_logs(self._lowest_unflushed)
+        if len(wal.files) > self.config.wal_max_logs:
+            oldest = wal.files[0]
+            for encoded in sorted(oldest.regions):
+                r = self.regions.get(encoded)
+                if r is not None and r.lowest_unflushed_seq() <= oldest.regions[encoded]:
+                    wal.forced_flushes += 1
+                    r.flush(now, force_all=True)
+            wal.clean_old_logs(self._lowest_unflushed)
 
     def request_split(self, region, split_row: bytes, now: int) -> None:
         if len(self.regions) >= self.config.region_split_limit:

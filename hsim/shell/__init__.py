@@ -15,6 +15,7 @@ from hsim.shell import (  # noqa: F401
     commands_namespace,
     commands_tools,
     commands_views,
+    commands_wal,
 )
 from hsim.shell.shell import DEFAULT_CLOCK_START, Shell, TableRef
 

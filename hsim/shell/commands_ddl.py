@@ -31,7 +31,7 @@ _FAMILY_IGNORED = {
 # Table attributes the regions layer models (shell name -> TableDescriptor field).
 _TABLE_ATTRS = {
     "MAX_FILESIZE": "max_filesize", "MEMSTORE_FLUSHSIZE": "memstore_flush_size",
-    "SPLIT_POLICY": "split_policy", "SPLIT_ENABLED": "split_enabled",
+    "SPLIT_POLICY": "split_policy", "SPLIT_ENABLED": "split_enabled", "DURABILITY": "durability",
 }
 _BLOOM_TYPES = ("NONE", "ROW", "ROWCOL")
 _COMPRESSIONS = ("GZ", "NONE", "SNAPPY", "LZ4")
@@ -103,6 +103,10 @@ def family_description(name: bytes, cf: ColumnFamily) -> str:
 def table_attributes(desc) -> str:
     """TableDescriptor#toStringTableAttributes: `, {TABLE_ATTRIBUTES => {...}}` or nothing."""
     attrs = []
+    if desc.durability:
+        from hsim.durability import Durability
+
+        attrs.append(f"DURABILITY => '{Durability(desc.durability).name}'")
     if desc.max_filesize is not None:
         attrs.append(f"MAX_FILESIZE => '{human_bytes(desc.max_filesize)}'")
     if desc.memstore_flush_size is not None:

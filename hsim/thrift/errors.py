@@ -68,6 +68,7 @@ def rpc(catches_illegal_argument: bool = False):
 
         @functools.wraps(fn)
         def call(self, *args):
+            self.faults.check(api)
             try:
                 with self.cluster.request():  # one Thrift call is one request: one clock tick
                     return fn(self, *args)

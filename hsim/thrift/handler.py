@@ -20,12 +20,14 @@ from __future__ import annotations
 from thriftpy2.thrift import TApplicationException
 
 from hsim.client.table import Mutation
+from hsim.durability import Durability
 from hsim.errors import HsimError, InvalidArgumentError, TableNotFoundError, UnknownRegionError
 from hsim.regions.region import check_row
 from hsim.client import validation
 from hsim.thrift import columns as cols
 from hsim.thrift.descriptors import family_from_thrift, family_to_thrift
 from hsim.thrift.errors import Escaped, rpc
+from hsim.thrift.faults import Faults
 from hsim.thrift.idl import LATEST_TIMESTAMP, ttypes
 from hsim.thrift.results import java_order, row_result, tcells
 from hsim.thrift.scanners import Scanners
@@ -59,6 +61,7 @@ class HbaseHandler:
         self.cluster = cluster
         self.admin = cluster.admin
         self.scanners = Scanners(cluster.config.scanner_timeout_ms)
+        self.faults = Faults()  # failure injection: faults.fail_next(n, "ioerror"|"disconnect")
 
     def _table(self, name):
         return self.cluster.table(_table_name(name))
@@ -214,16 +217,20 @@ class HbaseHandler:
         if ts < 0:
             raise InvalidArgumentError(f"Timestamp cannot be negative. ts={ts}")
         data, deletes = {}, []
+        put_wal = None
         for m in mutations:
             family, qualifier = cols.parse_column(m.column)
             if m.isDelete:
-                deletes.append(_delete(row, m.column, family, qualifier, ts))
-            elif qualifier is not None:  # a put to a bare family is only logged (LOG.warn)
-                data[m.column] = m.value if m.value is not None else b""
+                deletes.append(_delete(row, m.column, family, qualifier, ts, m))
+            else:
+                put_wal = _durability(m)
+                if qualifier is not None:  # a put to a bare family is only logged (LOG.warn)
+                    data[m.column] = m.value if m.value is not None else b""
         if deletes:
+            _one_delete(deletes)
             table.mutate_rows(deletes)
         if data:
-            table.put(row, data, timestamp=ts)
+            table.put(row, data, timestamp=ts, durability=put_wal)
 
     @rpc(catches_illegal_argument=True)
     def mutateRows(self, tableName, rowBatches, attributes):
@@ -414,10 +421,25 @@ def _region_info(r):
         port=int(rest.partition(",")[0] or 0))
 
 
-def _delete(row, column, family, qualifier, ts) -> Mutation:
+def _durability(m) -> Durability:
+    """Mutation.writeToWAL: SYNC_WAL when set (the IDL's default), else SKIP_WAL
+    (ThriftHBaseServiceHandler.mutateRowTs)."""
+    return Durability.SKIP_WAL if m.writeToWAL is False or m.writeToWAL == 0 else \
+        Durability.SYNC_WAL
+
+
+def _one_delete(row_deletes: list) -> None:
+    """A row's deletes are one Delete, whose durability is its last Thrift Mutation's
+    writeToWAL (each setDurability call replaces the one before)."""
+    for d in row_deletes:
+        d.durability = row_deletes[-1].durability
+
+
+def _delete(row, column, family, qualifier, ts, m=None) -> Mutation:
+    d = None if m is None else _durability(m)
     if qualifier is None:
-        return Mutation("delete_family", row, column=family, timestamp=ts)
-    return Mutation("delete_columns", row, column=column, timestamp=ts)
+        return Mutation("delete_family", row, column=family, timestamp=ts, durability=d)
+    return Mutation("delete_columns", row, column=column, timestamp=ts, durability=d)
 
 
 def _row_mutations(batches, ts) -> tuple[list, list]:
@@ -429,14 +451,19 @@ def _row_mutations(batches, ts) -> tuple[list, list]:
         row = batch.row
         check_row(row)
         data = {}
+        put_wal = None
+        first_delete = len(deletes)
         for m in batch.mutations:
             family, qualifier = cols.parse_column(m.column)
             if m.isDelete:
-                deletes.append(_delete(row, m.column, family, qualifier, ts))
+                deletes.append(_delete(row, m.column, family, qualifier, ts, m))
             elif qualifier is None:
                 raise InvalidArgumentError("Invalid famAndQf provided.")
             else:
                 data[m.column] = m.value if m.value is not None else b""
+                put_wal = _durability(m)
+        if len(deletes) > first_delete:
+            _one_delete(deletes[first_delete:])
         if data:
-            puts.append(Mutation("put", row, data=data, timestamp=ts))
+            puts.append(Mutation("put", row, data=data, timestamp=ts, durability=put_wal))
     return puts, deletes

@@ -80,6 +80,10 @@ def _parser() -> argparse.ArgumentParser:
                    metavar="BYTES")
     p.add_argument("--max-connections", type=_int_in(1), default=MAX_CONNECTIONS, metavar="N",
                    help="open connections at most; more are closed at once (default 1000)")
+    p.add_argument("--fail-next", type=int, default=0, metavar="N",
+                   help="failure injection: the first N calls fail (see --fail-kind)")
+    p.add_argument("--fail-kind", choices=("ioerror", "disconnect"), default="ioerror",
+                   help="how injected failures look: a Thrift IOError or a dropped connection")
     p.add_argument("--verbose", action="store_true", help="log refused connections")
     return p
 
@@ -103,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
                           protocol=args.protocol, max_message_size=args.max_message_size,
                           max_frame_size=args.max_frame_size,
                           max_connections=args.max_connections)
+    server.handler.faults.fail_next(max(args.fail_next, 0), args.fail_kind)
     try:
         server.bind()
     except OSError as e:

@@ -51,3 +51,10 @@ def test_the_labs_show_what_their_texts_claim(capsys):
     salted = salting.split("regions 'salted'\n")[1].split("hbase:")[0].splitlines()[2:9]
     servers = {line.split()[4] for line in salted if int(line.split()[-1])}
     assert len(servers) == 4
+
+
+def test_the_durability_lab_loses_only_what_it_says():
+    out = (LABS / "durability.out").read_text()
+    assert "lost 2 SKIP_WAL and 3 unsynced ASYNC_WAL cell(s)" in out
+    counts = [int(x) for x in re.findall(r"^=> (\d+)$", out, re.M)]
+    assert counts == [2, 1, 0]
