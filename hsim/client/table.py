@@ -9,6 +9,7 @@ import struct
 
 from hsim.cell import NO_TTL
 from hsim.client import requests as rq
+from hsim.client import scan_options as so
 from hsim.client.requests import b
 from hsim.errors import DoNotRetryError, InvalidArgumentError
 
@@ -257,11 +258,15 @@ class Table:
 
     # --- reads ---------------------------------------------------------------------------------
     def get(self, row, columns=None, max_versions: int | None = None, time_range=None,
-            timestamp: int | None = None, raw: bool = False, filter=None) -> list:
+            timestamp: int | None = None, raw: bool = False, filter=None,
+            max_results_per_family: int | None = None,
+            row_offset_per_family: int | None = None) -> list:
         """The row's cells in HBase order (families, qualifiers, newest version first)."""
+        so.check_per_family(max_results_per_family, row_offset_per_family)
         with self.cluster.lock:
-            return self._get(b(row), columns, max_versions, time_range, timestamp, raw, filter,
-                             now=self.cluster.tick())
+            cells = self._get(b(row), columns, max_versions, time_range, timestamp, raw, filter,
+                              now=self.cluster.tick())
+        return so.per_family(cells, max_results_per_family, row_offset_per_family)
 
     def _get(self, row, columns, max_versions, time_range, timestamp, raw, filt, io=None,
              now=None):
@@ -286,9 +291,12 @@ class Table:
     def scan(self, start_row=None, stop_row=None, row_prefix=None, columns=None,
              max_versions: int | None = None, time_range=None, timestamp: int | None = None,
              raw: bool = False, reversed: bool = False, limit: int | None = None, filter=None,
-             caching: int = 1000):
+             caching: int = 1000, batch: int | None = None,
+             max_results_per_family: int | None = None,
+             row_offset_per_family: int | None = None):
         """Rows as lists of cells, region by region (descending rows when reversed). The start
-        row is inclusive, the stop row exclusive; `row_prefix` sets both."""
+        row is inclusive, the stop row exclusive; `row_prefix` sets both. `batch` returns a
+        wide row as consecutive lists of at most that many cells (`limit` counts rows)."""
         start = None if start_row in (None, b"", "") else b(start_row)
         stop = None if stop_row in (None, b"", "") else b(stop_row)
         prefix = None
@@ -303,13 +311,21 @@ class Table:
         if limit is not None and limit <= 0:
             raise InvalidArgumentError("limit must be positive")
         filt = _filter(filter)
+        so.check_batch(batch, filt)
+        so.check_per_family(max_results_per_family, row_offset_per_family)
         tr = rq.time_range(time_range, timestamp)
         with self.cluster.lock:
             queries = rq.queries(self._families(), columns, max_versions, tr, raw,
                                  filt is not None)
             regions = self._state().locator.regions_for_scan(start, stop, reversed)
-        return self._scan_gen(regions, start, stop, prefix, reversed, queries, filt,
+        rows = self._scan_gen(regions, start, stop, prefix, reversed, queries, filt,
                               max_versions or 1, limit, caching)
+        if batch is None and max_results_per_family is None and not row_offset_per_family:
+            return rows
+        return (part for cells in rows
+                for part in so.split_row(
+                    so.per_family(cells, max_results_per_family, row_offset_per_family), batch)
+                if part)
 
     def _scan_gen(self, regions, start, stop, prefix, reversed, queries, filt, max_versions,
                   limit, caching):
