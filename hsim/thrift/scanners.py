@@ -23,15 +23,10 @@ class _Scanner:
         self.results = results
 
 
-def _results(rows, sort_columns: bool, batch: int | None):
-    """Native rows -> TRowResults; Scan.setBatch(n) cuts a row into partial results of n."""
+def _results(rows, sort_columns: bool):
+    """Native rows (or a batched scan's partial rows) -> TRowResults."""
     for cells in rows:
-        row = cells[0][ROW]
-        if batch is None or len(cells) <= batch:
-            yield row_result(row, cells, sort_columns)
-        else:
-            for i in range(0, len(cells), batch):
-                yield row_result(row, cells[i:i + batch], sort_columns)
+        yield row_result(cells[0][ROW], cells, sort_columns)
 
 
 class Scanners:
@@ -43,11 +38,11 @@ class Scanners:
     def __len__(self) -> int:
         return len(self._open)
 
-    def add(self, rows, sort_columns: bool = False, batch: int | None = None) -> int:
+    def add(self, rows, sort_columns: bool = False) -> int:
         with self._lock:
             sid = self._next_id
             self._next_id += 1
-            self._open[sid] = _Scanner(_results(rows, sort_columns, batch))
+            self._open[sid] = _Scanner(_results(rows, sort_columns))
             return sid
 
     def _get(self, sid: int) -> _Scanner:

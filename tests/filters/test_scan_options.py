@@ -62,3 +62,19 @@ def test_scan_max_results_and_row_offset_per_family(t):
     rows = [quals(r) for r in t.scan(row_offset_per_family=2, batch=2)]
     assert rows == [[b"a:2", b"a:3"], [b"a:4"]] * 2
     assert list(t.scan(row_offset_per_family=9)) == []
+
+
+def test_thrift_scan_batch_size_and_refusal():
+    """TScan.batchSize reaches Scan.setBatch: partial rows, and IOError (HBase's
+    IncompatibleFilterException) with a whole-row filter."""
+    from hsim.thrift.handler import HbaseHandler as Handler
+    from hsim.thrift.idl import ttypes
+
+    c = hsim.Cluster(clock=hsim.ManualClock(1))
+    c.admin.create_table("t", {"a": {}})
+    c.table("t").put(b"r", {b"a:%d" % i: b"v" for i in range(5)})
+    h = Handler(c)
+    sid = h.scannerOpenWithScan(b"t", ttypes.TScan(batchSize=2), {})
+    assert [len(r.columns) for r in h.scannerGetList(sid, 10)] == [2, 2, 1]
+    with pytest.raises(ttypes.IOError, match="hasFilterRow"):
+        h.scannerOpenWithScan(b"t", ttypes.TScan(batchSize=2, filterString=b"PageFilter(1)"), {})
