@@ -333,7 +333,8 @@ class Table:
         returned = 0
         for region in regions:
             # HBase ships a filter's arguments to each region: a fresh copy per region, which is
-            # why PageFilter limits rows per region rather than per scan.
+            # why PageFilter counts rows per region (a region that runs out before the page is
+            # full leaves the next region a fresh count).
             region_filter = None if filt is None else fresh_filter(filt)
             with lock:
                 # opening the region's scanner is the request that also returns its first batch
@@ -368,6 +369,10 @@ class Table:
                         return
                 if len(batch) < want:
                     break
+            # RSRpcServices.scan: a region whose filter is done (filterAllRemaining) answers
+            # moreResults=false, and the client scanner ends the whole scan there.
+            if region_filter is not None and region_filter.filter_all_remaining():
+                return
 
     def count(self, **scan_args) -> int:
         return sum(1 for _ in self.scan(**scan_args))
