@@ -130,7 +130,8 @@ class BigDecimalComparator(ByteArrayComparable):
         try:
             self.big_decimal = decimal.Decimal(value)
         except (decimal.InvalidOperation, TypeError, ValueError):
-            raise InvalidArgumentError(f"BigDecimalComparator needs a Decimal, got {value!r}")
+            raise InvalidArgumentError(
+                f"BigDecimalComparator needs a Decimal, got {value!r}") from None
         super().__init__(big_decimal_to_bytes(self.big_decimal))
 
     def compare_to(self, data: bytes) -> int:
