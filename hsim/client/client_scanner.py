@@ -67,7 +67,12 @@ class ClientScanner:
 
     def _next_region(self) -> None:
         region, stop = self.region, self.stop
-        self.scanner = None
+        filt, self.scanner = self.scanner.filt, None
+        if filt is not None and filt.filter_all_remaining():
+            # RSRpcServices.scan: a region whose filter is done (filterAllRemaining) answers
+            # moreResults=false, and the client scanner ends the whole scan there
+            self.done = True
+            return
         if self.reversed:
             edge = region.start_key
             if not edge or (stop is not None and edge <= stop):

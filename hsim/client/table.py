@@ -10,6 +10,7 @@ import struct
 from hsim.cell import NO_TTL
 from hsim.client import requests as rq
 from hsim.client import validation as v
+from hsim.client import scan_options as so
 from hsim.client.requests import b
 from hsim.durability import parse as parse_durability
 from hsim.errors import (DoNotRetryError, InvalidArgumentError, NoSuchColumnFamilyError,
@@ -282,16 +283,20 @@ class Table:
 
     # --- reads ---------------------------------------------------------------------------------
     def get(self, row, columns=None, max_versions: int | None = None, time_range=None,
-            timestamp: int | None = None, raw: bool = False, filter=None) -> list:
+            timestamp: int | None = None, raw: bool = False, filter=None,
+            max_results_per_family: int | None = None,
+            row_offset_per_family: int | None = None) -> list:
         """The row's cells in HBase order (families, qualifiers, newest version first)."""
         row = v.row(row)
         rq.time_range(time_range, timestamp)  # Get's own checks, before the request is sent
         rq.queries({}, None, max_versions, None, raw, False)
         for col in [columns] if isinstance(columns, (bytes, str)) else columns or ():
             rq.split_column(col, require_qualifier=False)
+        so.check_per_family(max_results_per_family, row_offset_per_family)
         with self.cluster.lock:
-            return self._get(row, columns, max_versions, time_range, timestamp, raw, filter,
-                             now=self.cluster.tick())
+            cells = self._get(row, columns, max_versions, time_range, timestamp, raw, filter,
+                              now=self.cluster.tick())
+        return so.per_family(cells, max_results_per_family, row_offset_per_family)
 
     def _get(self, row, columns, max_versions, time_range, timestamp, raw, filt, io=None,
              now=None):
@@ -317,9 +322,12 @@ class Table:
     def scan(self, start_row=None, stop_row=None, row_prefix=None, columns=None,
              max_versions: int | None = None, time_range=None, timestamp: int | None = None,
              raw: bool = False, reversed: bool = False, limit: int | None = None, filter=None,
-             caching: int = 1000):
+             caching: int = 1000, batch: int | None = None,
+             max_results_per_family: int | None = None,
+             row_offset_per_family: int | None = None):
         """Rows as lists of cells, region by region (descending rows when reversed). The start
-        row is inclusive, the stop row exclusive; `row_prefix` sets both."""
+        row is inclusive, the stop row exclusive; `row_prefix` sets both. `batch` returns a
+        wide row as consecutive lists of at most that many cells (`limit` counts rows)."""
         start = None if start_row in (None, b"", "") else v.to_bytes(start_row, "start_row")
         stop = None if stop_row in (None, b"", "") else v.to_bytes(stop_row, "stop_row")
         prefix = None
@@ -333,6 +341,8 @@ class Table:
                 start, stop = prefix or None, rq.prefix_stop(prefix)
         limit, caching = v.limit(limit), v.caching(caching)
         filt = _filter(filter)
+        so.check_batch(batch, filt)
+        so.check_per_family(max_results_per_family, row_offset_per_family)
         tr = rq.time_range(time_range, timestamp)
         from hsim.client.client_scanner import ClientScanner
 
@@ -344,7 +354,13 @@ class Table:
             # opening the scan is a request that returns the first batch: the read point is
             # taken now, when the scan is asked for
             first = cs.next_batch(caching if limit is None else min(caching, limit))
-        return self._scan_gen(cs, first, prefix, reversed, limit, caching)
+        rows = self._scan_gen(cs, first, prefix, reversed, limit, caching)
+        if batch is None and max_results_per_family is None and not row_offset_per_family:
+            return rows
+        return (part for cells in rows
+                for part in so.split_row(
+                    so.per_family(cells, max_results_per_family, row_offset_per_family), batch)
+                if part)
 
     def _scan_gen(self, cs, batch, prefix, reversed, limit, caching):
         """Rows as lists of cells from a ClientScanner, batch by batch."""

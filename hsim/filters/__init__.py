@@ -34,12 +34,27 @@ from hsim.filters.comparators import (
 )
 from hsim.filters.filter_list import FilterList, Operator
 from hsim.filters.parser import parse_filter, supported_filters
+from hsim.filters.row_selection import (
+    FirstKeyValueMatchingQualifiersFilter,
+    FuzzyRowFilter,
+    MultiRowRangeFilter,
+    RandomRowFilter,
+    RowRange,
+)
 from hsim.filters.row_filters import (
     FirstKeyOnlyFilter,
     InclusiveStopFilter,
     KeyOnlyFilter,
     PageFilter,
     PrefixFilter,
+)
+from hsim.filters.typed_comparators import (
+    BigDecimalComparator,
+    BinaryComponentComparator,
+    BitComparator,
+    BitwiseOp,
+    LongComparator,
+    NullComparator,
 )
 from hsim.filters.value_filters import (
     ColumnValueFilter,
@@ -59,4 +74,7 @@ __all__ = [
     "FirstKeyOnlyFilter", "KeyOnlyFilter", "ColumnPrefixFilter", "MultipleColumnPrefixFilter",
     "ColumnRangeFilter", "ColumnCountGetFilter", "ColumnPaginationFilter", "TimestampsFilter",
     "SkipFilter", "WhileMatchFilter",
+    "FuzzyRowFilter", "MultiRowRangeFilter", "RowRange", "RandomRowFilter",
+    "FirstKeyValueMatchingQualifiersFilter", "NullComparator", "LongComparator",
+    "BitComparator", "BitwiseOp", "BigDecimalComparator", "BinaryComponentComparator",
 ]

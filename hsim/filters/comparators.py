@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from hsim.cell import to_bytes_arg
-from hsim.errors import InvalidArgumentError
+from hsim.errors import FilterParseError, InvalidArgumentError
 from hsim.filters.compare_op import CompareOperator
 
 
@@ -89,10 +89,11 @@ class RegexStringComparator(ByteArrayComparable):
     users meet most: named groups `(?<name>...)` and `\\k<name>`, `\\Q...\\E` quoting,
     `\\z`, `\\Z`, and the POSIX classes `\\p{Alpha}`, `\\p{Digit}`, `\\p{Alnum}`,
     `\\p{Lower}`, `\\p{Upper}`, `\\p{Punct}`, `\\p{Space}`, `\\p{XDigit}`, ... (and
-    `\\P{...}` outside brackets). Not translated, so rejected or read differently: Unicode
-    categories and scripts (`\\p{L}`, `\\p{IsLatin}`), class intersection `[a-z&&[^x]]`,
-    embedded flags Java has and Python lacks, and Java's wider set of line terminators
-    for `$`.
+    `\\P{...}` outside brackets), and inline flags `(?imsx-imsx)` anywhere (Java applies
+    them to the rest of the enclosing group, written as a scoped `(?i:...)` group).
+    Refused with FilterParseError: nested classes `[a[b]]`, class intersection `&&`, and
+    the flags `d`, `u`, `U`, `c`. Read differently: Unicode categories and scripts
+    (`\\p{L}`, `\\p{IsLatin}`) and Java's wider set of line terminators for `$`.
     """
 
     type_name = "regexstring"
@@ -165,13 +166,51 @@ _POSIX = {
 }
 
 
+_INLINE_FLAGS = re.compile(r"\(\?([a-zA-Z]*)(?:-([a-zA-Z]*))?\)")
+
+
 def java_regex_to_python(expr: str) -> str:
-    """Rewrite the Java-only constructs listed on RegexStringComparator; leave the rest."""
+    """Rewrite the Java-only constructs listed on RegexStringComparator; leave the rest;
+    refuse, with FilterParseError, what `re` cannot express the same way."""
     out = []
     i, n = 0, len(expr)
     in_class = False
+    depth = 0  # open groups
+    scoped: list[tuple[int, str]] = []  # inline flag groups opened: (depth, their opening)
     while i < n:
         ch = expr[i]
+        if in_class and (ch == "[" or expr.startswith("&&", i)):
+            what = "nested character classes" if ch == "[" else "class intersection &&"
+            raise FilterParseError(f"Regular expression {expr!r}: {what} (Java-only syntax "
+                                   "with no exact Python equivalent) is not supported")
+        if not in_class:
+            m = _INLINE_FLAGS.match(expr, i)
+            if m:  # Java: flags from here to the end of the group (all its alternatives)
+                on, off = m.group(1), m.group(2) or ""
+                bad = set(on + off) - set("imsx")
+                if bad:
+                    raise FilterParseError(f"Regular expression {expr!r}: inline flag(s) "
+                                           f"{''.join(sorted(bad))} have no Python equivalent")
+                opening = "(?" + on + ("-" + off if off else "") + ":"
+                out.append(opening)
+                scoped.append((depth, opening))
+                i = m.end()
+                continue
+            if ch == "(":
+                depth += 1
+            elif ch in ")|":
+                reopen = [o for d, o in scoped if d == depth] if ch == "|" else []
+                while scoped and scoped[-1][0] == depth:
+                    out.append(")")
+                    scoped.pop()
+                if ch == ")":
+                    depth -= 1
+                else:
+                    out.append("|")
+                    out.extend(reopen)
+                    scoped.extend((depth, o) for o in reopen)
+                    i += 1
+                    continue
         if ch == "\\" and i + 1 < n:
             nxt = expr[i + 1]
             if nxt == "Q":  # \Q...\E: a literal run
@@ -228,4 +267,5 @@ def java_regex_to_python(expr: str) -> str:
             continue
         out.append(ch)
         i += 1
+    out.append(")" * len(scoped))
     return "".join(out)

@@ -68,13 +68,11 @@ class FamilyFilter(CompareFilter):
 
 
 class QualifierFilter(CompareFilter):
-    """Keeps cells whose qualifier passes; the empty qualifier always passes (as in HBase)."""
+    """Keeps cells whose qualifier passes. The empty qualifier is compared like any other
+    (QualifierFilter.filterCell; FamilyFilter, unlike it, lets an empty family through)."""
 
     def filter_cell(self, cell) -> ReturnCode:
-        qualifier = cell[QUALIFIER]
-        if qualifier and self._out(qualifier):
-            return SKIP
-        return INCLUDE
+        return SKIP if self._out(cell[QUALIFIER]) else INCLUDE
 
 
 class ValueFilter(CompareFilter):

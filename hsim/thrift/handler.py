@@ -367,8 +367,9 @@ class HbaseHandler:
         rows = table.scan(
             start_row=start, stop_row=stop, row_prefix=prefix, columns=cols.select(columns),
             time_range=None if timestamp is None else _upto(timestamp), filter=filter,
-            reversed=reversed, caching=caching if caching and caching > 0 else 1000)
-        return self.scanners.add(rows, sort_columns, batch)
+            reversed=reversed, caching=caching if caching and caching > 0 else 1000,
+            batch=batch)
+        return self.scanners.add(rows, sort_columns)
 
     @rpc()
     def scannerGetList(self, id, nbRows):

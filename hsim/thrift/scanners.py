@@ -29,15 +29,10 @@ class _Scanner:
         self.last_used = now
 
 
-def _results(rows, sort_columns: bool, batch: int | None):
-    """Native rows -> TRowResults; Scan.setBatch(n) cuts a row into partial results of n."""
+def _results(rows, sort_columns: bool):
+    """Native rows (or a batched scan's partial rows) -> TRowResults."""
     for cells in rows:
-        row = cells[0][ROW]
-        if batch is None or len(cells) <= batch:
-            yield row_result(row, cells, sort_columns)
-        else:
-            for i in range(0, len(cells), batch):
-                yield row_result(row, cells[i:i + batch], sort_columns)
+        yield row_result(cells[0][ROW], cells, sort_columns)
 
 
 class Scanners:
@@ -52,12 +47,12 @@ class Scanners:
     def __len__(self) -> int:
         return len(self._open)
 
-    def add(self, rows, sort_columns: bool = False, batch: int | None = None) -> int:
+    def add(self, rows, sort_columns: bool = False) -> int:
         with self._lock:
             now = self._expire()
             sid = self._next_id
             self._next_id += 1
-            self._open[sid] = _Scanner(_results(rows, sort_columns, batch), now)
+            self._open[sid] = _Scanner(_results(rows, sort_columns), now)
             return sid
 
     def _expire(self) -> float:

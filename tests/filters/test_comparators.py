@@ -109,3 +109,27 @@ def test_substring_is_case_insensitive_contains():
     c = SubstringComparator("BaR")
     assert c.value == b"bar"
     assert c.compare_to(b"fooBARbaz") == 0 and c.compare_to(b"fooba") == 1
+
+
+@pytest.mark.parametrize("expr,data,found", [
+    ("f(?i)oobar", "fOOBAR", True), ("f(?i)oobar", "FOOBAR", False),  # flag from there on
+    ("a(?i)b|c", "C", True), ("(x(?i)y|z)w", "xYw", True), ("(x(?i)y|z)W", "xyw", False),
+    ("(?-s)a.b", "a\nb", False), ("(?i)ABC", "abc", True),
+])
+def test_regex_inline_flags_mid_pattern(expr, data, found):
+    """TestRegexComparator.testJavaEngine (embedded flags): Java applies an inline flag to
+    the rest of its group, across the group's alternatives."""
+    assert (RegexStringComparator(expr).compare_to(data.encode()) == 0) is found
+
+
+@pytest.mark.parametrize("expr,what", [
+    ("[abc[def]]", "nested character classes"), ("[a-z&&[^aeiou]]", "intersection"),
+    ("(?u)x", "inline flag"),
+])
+def test_regex_java_only_syntax_is_refused(expr, what):
+    """TestRegexComparator: Java syntax `re` cannot run the same way is refused by name,
+    not silently read differently."""
+    from hsim.errors import FilterParseError
+
+    with pytest.raises(FilterParseError, match=what):
+        RegexStringComparator(expr)

@@ -214,11 +214,14 @@ def test_family_filter_skips_families_but_keeps_reading_the_row():
         "r1": ["g:cherry@1=dark", "h:date@1=sweet"]}
 
 
-def test_qualifier_filter_always_passes_the_empty_qualifier():
-    assert scan(QualifierFilter("=", b"berry"), MIXED) == {
-        "r1": ["f:@1=empty-qualifier", "f:berry@2=new"]}
+def test_qualifier_filter_with_empty_qualifier():
+    """TestQualifierFilterWithEmptyQualifier.testQualifierFilterWithEmptyColumn: the empty
+    qualifier is compared, so = '' finds it and != '' leaves it out."""
+    assert scan(QualifierFilter("=", b"berry"), MIXED) == {"r1": ["f:berry@2=new"]}
+    assert scan(QualifierFilter("=", b""), MIXED) == {"r1": ["f:@1=empty-qualifier"]}
+    assert "f:@1=empty-qualifier" not in scan(QualifierFilter("!=", b""), MIXED)["r1"]
     assert scan(parse_filter("QualifierFilter(=, 'regexstring:rr')"), MIXED)["r1"] == [
-        "f:@1=empty-qualifier", "f:berry@2=new", "g:cherry@1=dark"]
+        "f:berry@2=new", "g:cherry@1=dark"]
 
 
 @pytest.mark.parametrize("spec,expected", [
@@ -228,10 +231,10 @@ def test_qualifier_filter_always_passes_the_empty_qualifier():
     ("FamilyFilter(=, 'binaryprefix:h')", ["h:date@1=sweet"]),
     ("FamilyFilter(!=, 'regexstring:^[fg]$')", ["h:date@1=sweet"]),
     ("FamilyFilter(=, 'substring:G')", ["g:cherry@1=dark"]),
-    ("QualifierFilter(>, 'binary:b')", ["f:@1=empty-qualifier", "f:berry@2=new",
+    ("QualifierFilter(>, 'binary:b')", ["f:berry@2=new",
                                        "g:cherry@1=dark", "h:date@1=sweet"]),
-    ("QualifierFilter(=, 'binaryprefix:ch')", ["f:@1=empty-qualifier", "g:cherry@1=dark"]),
-    ("QualifierFilter(=, 'substring:ERR')", ["f:@1=empty-qualifier", "f:berry@2=new",
+    ("QualifierFilter(=, 'binaryprefix:ch')", ["g:cherry@1=dark"]),
+    ("QualifierFilter(=, 'substring:ERR')", ["f:berry@2=new",
                                             "g:cherry@1=dark"]),
     ("ValueFilter(<, 'binary:e')", ["f:apple@1=Red Apple", "g:cherry@1=dark"]),
     ("ValueFilter(=, 'binaryprefix:sw')", ["h:date@1=sweet"]),

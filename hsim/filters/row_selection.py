@@ -1,0 +1,258 @@
+"""Filters that pick rows by key pattern, key ranges or chance: FuzzyRowFilter,
+MultiRowRangeFilter (with its RowRange), RandomRowFilter; and
+FirstKeyValueMatchingQualifiersFilter. None of them has a filter-language form
+(ParseFilter does not register them)."""
+
+from __future__ import annotations
+
+import hashlib
+
+from hsim.cell import LATEST_TIMESTAMP, NO_TTL, Cell, CellType, to_bytes_arg
+from hsim.errors import InvalidArgumentError
+from hsim.filters.base import Filter, ReturnCode
+
+INCLUDE = ReturnCode.INCLUDE
+NEXT_ROW = ReturnCode.NEXT_ROW
+SEEK = ReturnCode.SEEK_NEXT_USING_HINT
+_new = tuple.__new__
+
+
+def _first_on_row(cell, row: bytes):
+    """The first possible key of `row` in the cell's family (a seek hint)."""
+    return _new(Cell, (row, cell[1], b"", -LATEST_TIMESTAMP, -CellType.MAXIMUM, 0, b"", NO_TTL))
+
+
+class FuzzyRowFilter(Filter):
+    """Rows matching any (row_key, mask) pair: mask byte 0 means the row's byte there must
+    equal row_key's, 1 means any byte; the row may be longer than the key. A row that
+    matches no pair is skipped with a seek hint to the next row that could match (forward
+    scans); when no pair can match any later row the scan ends."""
+
+    _STATE = {"done": False, "_row": None, "_code": INCLUDE, "_hint": None}
+
+    def __init__(self, pairs):
+        self.pairs = []
+        for key, mask in pairs:
+            key, mask = to_bytes_arg(key), to_bytes_arg(mask)
+            if len(key) != len(mask):
+                raise InvalidArgumentError("Fuzzy pair lengths do not match")
+            if any(m not in (0, 1) for m in mask):
+                raise InvalidArgumentError(f"Fuzzy mask {mask!r}: bytes must be 0 or 1")
+            # bytes under a 1 are ignored (HBase zeroes them in preprocessing)
+            self.pairs.append((bytes(k if m == 0 else 0 for k, m in zip(key, mask)), mask))
+        self.done, self._row, self._code, self._hint = False, None, INCLUDE, None
+
+    def filter_cell(self, cell) -> ReturnCode:
+        row = cell[0]
+        if row != self._row:
+            self._row, self._hint = row, None
+            if any(_satisfies(row, k, m) for k, m in self.pairs):
+                self._code = INCLUDE
+            elif self.reversed:
+                self._code = NEXT_ROW
+            else:
+                nexts = [n for n in (_next_row(row, k, m) for k, m in self.pairs) if n]
+                if nexts:
+                    self._hint = min(nexts)
+                    self._code = SEEK
+                else:
+                    self.done, self._code = True, NEXT_ROW
+        return self._code
+
+    def get_next_cell_hint(self, cell):
+        return None if self._hint is None else _first_on_row(cell, self._hint)
+
+    def filter_all_remaining(self) -> bool:
+        return self.done
+
+    def __repr__(self) -> str:
+        return f"FuzzyRowFilter({self.pairs!r})"
+
+
+def _satisfies(row: bytes, key: bytes, mask: bytes) -> bool:
+    if len(row) < len(key):
+        return False
+    return all(m or r == k for r, k, m in zip(row, key, mask))
+
+
+def _next_row(row: bytes, key: bytes, mask: bytes):
+    """FuzzyRowFilter.getNextForFuzzyRule: the smallest row after `row` that matches the
+    pair, or None when there is none (or `row` matches)."""
+    n = len(key)
+    c = 0  # length of row's prefix that agrees with the pair
+    while c < min(len(row), n) and (mask[c] or row[c] == key[c]):
+        c += 1
+    if c == n:
+        return None
+    if c == len(row):  # row is a consistent prefix: extend it with the smallest fill
+        return row + key[c:]
+    for i in range(c, -1, -1):  # raise the deepest byte that can go up, then fill
+        if mask[i] == 0:
+            if i == c and key[i] > row[i]:
+                return row[:i] + key[i:]
+        elif row[i] < 255:
+            return row[:i] + bytes([row[i] + 1]) + key[i + 1 :]
+    return None
+
+
+class RowRange:
+    """MultiRowRangeFilter.RowRange: rows from start_row to stop_row, each end inclusive or
+    not; an empty start_row or stop_row leaves that end open."""
+
+    def __init__(self, start_row=b"", start_inclusive=True, stop_row=b"", stop_inclusive=False):
+        self.start_row = to_bytes_arg(start_row or b"")
+        self.stop_row = to_bytes_arg(stop_row or b"")
+        self.start_inclusive = bool(start_inclusive)
+        self.stop_inclusive = bool(stop_inclusive)
+        if self.stop_row and self.start_row > self.stop_row:
+            raise InvalidArgumentError(
+                f"Invalid range: start row {self.start_row!r} is after stop row "
+                f"{self.stop_row!r}")
+
+    def contains(self, row: bytes) -> bool:
+        """Whether `row` lies in this range (empty ends are unbounded)."""
+        s, e = self.start_row, self.stop_row
+        after_start = not s or row > s or (row == s and self.start_inclusive)
+        before_stop = not e or row < e or (row == e and self.stop_inclusive)
+        return after_start and before_stop
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, RowRange) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def _key(self):
+        return (self.start_row, self.start_inclusive, self.stop_row, self.stop_inclusive)
+
+    def __repr__(self) -> str:
+        return "RowRange(%r, %r, %r, %r)" % self._key()
+
+
+def merge_ranges(ranges) -> list:
+    """MultiRowRangeFilter.sortAndMerge: sorted by start, overlapping or touching ranges
+    (a shared boundary row that either side includes) become one."""
+    def start_key(r):
+        return (r.start_row, not r.start_inclusive)
+
+    out: list[RowRange] = []
+    for r in sorted(ranges, key=start_key):
+        if out:
+            last = out[-1]
+            if not last.stop_row:
+                continue  # the last range runs to the end of the table
+            touches = r.start_row < last.stop_row or (
+                r.start_row == last.stop_row and (last.stop_inclusive or r.start_inclusive))
+            if touches:
+                if not r.stop_row or r.stop_row > last.stop_row:
+                    last = RowRange(last.start_row, last.start_inclusive, r.stop_row,
+                                    r.stop_inclusive)
+                elif r.stop_row == last.stop_row and r.stop_inclusive:
+                    last = RowRange(last.start_row, last.start_inclusive, r.stop_row, True)
+                out[-1] = last
+                continue
+        out.append(r)
+    return out
+
+
+class MultiRowRangeFilter(Filter):
+    """Rows in any of `ranges` (RowRange objects or (start, start_incl, stop, stop_incl)
+    tuples), merged where they overlap. Between ranges it seeks to the next range's
+    start; after the last one the scan ends."""
+
+    _STATE = {"done": False, "_hint": None}
+
+    def __init__(self, ranges):
+        ranges = [r if isinstance(r, RowRange) else RowRange(*r) for r in ranges]
+        if not ranges:
+            raise InvalidArgumentError("MultiRowRangeFilter needs at least one RowRange")
+        self.ranges = merge_ranges(ranges)
+        self.done, self._hint = False, None
+
+    def filter_row_key(self, row: bytes) -> bool:
+        return self.done
+
+    def filter_cell(self, cell) -> ReturnCode:
+        row = cell[0]
+        self._hint = None
+        if any(r.contains(row) for r in self.ranges):
+            return INCLUDE
+        if self.reversed:
+            self.done = all(r.start_row and r.start_row > row for r in self.ranges)
+            return NEXT_ROW
+        later = [r for r in self.ranges if r.start_row >= row]
+        if not later:
+            self.done = True
+            return NEXT_ROW
+        self._hint = later[0].start_row
+        return SEEK if self._hint > row else NEXT_ROW
+
+    def get_next_cell_hint(self, cell):
+        return None if self._hint is None else _first_on_row(cell, self._hint)
+
+    def filter_all_remaining(self) -> bool:
+        return self.done
+
+    def __repr__(self) -> str:
+        return f"MultiRowRangeFilter({self.ranges!r})"
+
+
+class FirstKeyValueMatchingQualifiersFilter(Filter):
+    """The row's cells up to and including the first whose qualifier is in `qualifiers`
+    (then NEXT_ROW). HBase deprecates it for FilterList(FirstKeyOnlyFilter, ...)."""
+
+    _STATE = {"found": False}
+
+    def __init__(self, qualifiers):
+        self.qualifiers = frozenset(to_bytes_arg(q) for q in qualifiers)
+        self.found = False
+
+    def reset(self) -> None:
+        self.found = False
+
+    def filter_cell(self, cell) -> ReturnCode:
+        if self.found:
+            return NEXT_ROW
+        self.found = cell[2] in self.qualifiers
+        return INCLUDE
+
+    def __repr__(self) -> str:
+        return f"FirstKeyValueMatchingQualifiersFilter({sorted(self.qualifiers)!r})"
+
+
+class RandomRowFilter(Filter):
+    """Keeps each row with probability `chance` (below 0: none, above 1: all). The draw is
+    a hash of (seed, row), so the same seed keeps the same rows whatever the region
+    layout or the order of requests; HBase draws from an unseeded java.util.Random."""
+
+    _STATE = {"filter_out_row": False}
+
+    def __init__(self, chance: float, seed: int = 0):
+        if isinstance(chance, bool) or not isinstance(chance, (int, float)):
+            raise InvalidArgumentError(f"RandomRowFilter needs a float chance, got {chance!r}")
+        self.chance, self.seed = float(chance), int(seed)
+        self.filter_out_row = False
+
+    def reset(self) -> None:
+        self.filter_out_row = False
+
+    def filter_row_key(self, row: bytes) -> bool:
+        if self.chance < 0:
+            self.filter_out_row = True
+        elif self.chance > 1:
+            self.filter_out_row = False
+        else:
+            digest = hashlib.blake2b(row, digest_size=8, key=self.seed.to_bytes(8, "big",
+                                                                             signed=True))
+            draw = int.from_bytes(digest.digest(), "big") / 2**64
+            self.filter_out_row = not draw < self.chance
+        return self.filter_out_row
+
+    def filter_cell(self, cell) -> ReturnCode:
+        return NEXT_ROW if self.filter_out_row else INCLUDE
+
+    def filter_row(self) -> bool:
+        return self.filter_out_row
+
+    def __repr__(self) -> str:
+        return f"RandomRowFilter({self.chance})"
