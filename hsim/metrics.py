@@ -14,6 +14,7 @@ class IOCounters:
         "blocks_read",  # data/index/bloom blocks fetched from the file ("disk")
         "bytes_read",  # on-disk bytes of those blocks
         "cache_hits",
+        "chunk_hits",  # of cache_hits: index and bloom chunks (a lookup, not a data block)
         "cache_misses",
         "bloom_checks",
         "bloom_negatives",
@@ -117,6 +118,9 @@ class ServerMetrics:
     bytes_read: int
     bloom_checks: int
     bloom_negatives: int
+    read_rpcs: int = 0  # Get calls and scanner batches (read_requests counts rows)
+    chunk_cache_hits: int = 0  # of block_cache_hits: index and bloom chunks
+    wal_bytes: int = 0  # KeyValue bytes of the mutations applied (what a WAL append carries)
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -16,6 +16,7 @@ its latency percentiles are per request; the mean latency per operation multipli
 """
 
 from hsim.scenario import Scenario
+from hsim.scenario.criteria import metric
 from hsim.workloads.keys import quantile_split_keys
 from hsim.workloads.ycsb import INSERT, READ, RMW, SCAN, UPDATE, CoreWorkload
 
@@ -86,9 +87,10 @@ def run(ctx, variant):
     touched = io["cache_hits"] + io["blocks_read_from_disk"]
     ctx.record("mix", ", ".join(f"{k} {v / ctx.ops:.0%}" for k, v in sorted(kinds.items())),
                "operation mix (measured)")
-    ctx.record("throughput", cost.throughput_ops_per_s, "simulated throughput", "ops/s")
-    ctx.record("service_ms", sum(s.foreground_ms for s in cost.servers) / ctx.ops,
-               "service time per operation", "ms")
+    ctx.record_cost("throughput", before, ops=ctx.ops, measure="throughput_ops_per_s",
+                    label="simulated throughput", unit="ops/s")
+    ctx.record_cost("service_ms", before, ops=ctx.ops, measure="foreground_ms", per=ctx.ops,
+                    label="service time per operation")
     requests = sum(s.requests for s in cost.servers)
     ctx.record("op_latency_ms", cost.mean_latency_ms * requests / ctx.ops,
                "mean latency per operation", "ms")
@@ -105,48 +107,29 @@ scenario.bar_chart("latency", "simulated latency percentiles", ["p50_ms", "p95_m
                    unit="ms")
 
 
-@scenario.claim(
+scenario.claim(
     "one Get per request answers in the order of 1 ms from the cache, 10 ms from disk",
     seed="002", section="Row Key, Column Family, Column Qualifier, Timestamp, Value",
     quote="Your goal is to make _one read per customer request_ (or as close as possible). If "
           "you do so, HBase will yield response times on the order of 1ms for a cache hit and "
           "10ms for a cache miss, even with billions of rows and millions of columns.",
-    needs=["C"])
-def one_read(r):
-    c = r["C"]
-    return (1.0 <= c["service_ms"] <= 12.0,
-            f"workload C (read only): {c['blocks_per_op']:.2f} blocks per Get (bloom and data), "
-            f"{c['cache_hit_rate']:.0%} from the cache, {c['service_ms']:.2f} ms service time "
-            f"per Get, p50 {c['p50_ms']:.1f} ms / p99 {c['p99_ms']:.1f} ms at 70% load")
+    criterion=(metric("C", "service_ms") >= 0.5) & (metric("C", "service_ms") <= 12))
 
 
-@scenario.claim(
+scenario.claim(
     "a Get of a narrow row from the block cache is the fastest read",
     seed="004", section="Modeling for even distribution of data and load",
     quote="In HBase, accessing a single narrow row resident in the BlockCache is the fastest "
           "possible read operation",
-    needs=["C", "E"])
-def narrow_row(r):
-    c, e = r["C"], r["E"]
-    return (c["service_ms"] < e["service_ms"],
-            f"service time per operation: {c['service_ms']:.2f} ms for C's Gets, "
-            f"{e['service_ms']:.2f} ms for E's short scans ({e['blocks_per_op']:.1f} blocks each)")
+    criterion=metric("C", "service_ms") < metric("E", "service_ms"))
 
 
-@scenario.claim(
+scenario.claim(
     "hot records stored together make fewer, hotter blocks",
     seed="002", section="Geographic Data",
     quote="space-efficient caching: map cells for New York City will be much more commonly "
           "referenced than those for Montana. Storing records for New York City together means "
           "fewer HDFS blocks are hot",
-    needs=["C_hot_together", "C_hot_scattered"])
-def hot_blocks(r):
-    t, s = r["C_hot_together"], r["C_hot_scattered"]
-    return (t["cache_hit_rate"] > s["cache_hit_rate"] + 0.05
-            and t["service_ms"] < s["service_ms"],
-            f"80% of reads on 20% of the records: block cache hit rate {t['cache_hit_rate']:.1%} "
-            f"with the hot records together vs {s['cache_hit_rate']:.1%} scattered, service "
-            f"time {t['service_ms']:.2f} vs {s['service_ms']:.2f} ms per Get; but together they "
-            f"also sit on fewer servers (hotspot ratio {t['hotspot_ratio']:.2f} vs "
-            f"{s['hotspot_ratio']:.2f}), so simulated throughput is {t['throughput']:,.0f} vs "
-            f"{s['throughput']:,.0f} ops/s")
+    criterion=(metric("C_hot_together", "cache_hit_rate")
+               > metric("C_hot_scattered", "cache_hit_rate") + 0.05)
+              & (metric("C_hot_together", "service_ms") < metric("C_hot_scattered", "service_ms")))

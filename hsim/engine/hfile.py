@@ -525,6 +525,7 @@ class HFileReader:
             value = cache.get(key)
             if value is not None:
                 io.cache_hits += 1
+                io.chunk_hits += 1
                 return value
             io.cache_misses += 1
         magic, body = read_block(self.data, offset, self._decompress)

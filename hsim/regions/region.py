@@ -141,6 +141,7 @@ class Region:
         self.write_requests += 1
         if self.server is not None:
             self.server.memstore_heap += delta
+            self.server.wal_bytes += sum(c.serialized_size for c in cells)  # the WALEdit
         if self.memstore_heap >= self.flush_size:
             self.flush(now)
         return cells

@@ -13,7 +13,7 @@ SCENARIOS = ["bloom_filters", "column_families", "compaction_io", "hotspotting",
 
 TINY = textwrap.dedent('''
     """A two-variant scenario for the tests."""
-    from hsim.scenario import Scenario
+    from hsim.scenario import Scenario, metric
 
     scenario = Scenario("tiny", "two tables, one pre-split", sizes={"small": 200, "default": 400},
                         servers=2, params={"value": "x"})
@@ -30,11 +30,10 @@ TINY = textwrap.dedent('''
         ctx.admin.flush("t")
         ctx.record("share", ctx.cluster.metrics().hotspot_ratio("write"), "hotspot", "x")
 
-    @scenario.claim("splitting spreads writes", seed="000", section="Hotspotting",
-                    quote="Hotspotting occurs when a large amount of client traffic is directed "
-                          "at one node")
-    def spreads(r):
-        return r["two_regions"]["share"] < r["one_region"]["share"], "compared"
+    scenario.claim("splitting spreads writes", seed="000", section="Hotspotting",
+                   quote="Hotspotting occurs when a large amount of client traffic is directed "
+                         "at one node",
+                   criterion=metric("two_regions", "share") < metric("one_region", "share"))
 ''')
 
 
@@ -74,7 +73,13 @@ def test_run_writes_the_report_files(capsys, tiny, tmp_path):
     assert report["options"]["ops"] == 200 and report["options"]["servers"] == 2
     assert [v["name"] for v in report["variants"]] == ["one_region", "two_regions"]
     assert report["claims"][0]["verdict"] == "held"
-    assert report["claims"][0]["seed"]["document"] == "000_9607e60d89c16ae9.txt"
+    claim = report["claims"][0]
+    assert claim["seed"]["title"] == "HBase Reference Guide, HBase and Schema Design"
+    assert claim["criterion"] == "two_regions.share < one_region.share"
+    assert claim["detail"] == "two_regions.share = 1.04 < one_region.share = 2"
+    seeds = [s for s in claim["sensitivity"] if s["vary"] == "seed"]
+    assert len(seeds) == 2 and len(claim["sensitivity"]) == 2 + 2 * 7
+    assert claim["robust"] is True and "robust: held at all 16 variations" in out
     md = (out_dir / "report.md").read_text()
     assert "# hsim scenario: tiny" in md and "**held**" in md
     assert "| hotspot | 2x |" in md
@@ -127,7 +132,8 @@ BAD_FILES = {
                       "unknown Config field(s) no_such_setting"),
     "fails.py": (TINY.replace('ctx.record("share"', 'ctx.record("share", 1 / 0) #'),
                  "failed in variant 'one_region': ZeroDivisionError"),
-    "bad_claim.py": (TINY.replace('r["two_regions"]["share"] <', 'r["two_regions"]["nope"] <'),
+    "bad_claim.py": (TINY.replace('metric("two_regions", "share")',
+                                  'metric("two_regions", "nope")'),
                      "recorded no metric 'nope'"),
 }
 
