@@ -32,6 +32,7 @@ scenario = Scenario(
     config={"memstore_flush_size": 1 << 30, "global_memstore_size": 1 << 31,
             "compaction_min_files": 1000, "blocking_store_files": 100000},
     params={"files": 6, "gets": 0, "columns": 4, "value_bytes": 50},
+    sweep={"files": [3, 12]},
     ops_meaning="rows written per variant",
 )
 

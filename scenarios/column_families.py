@@ -27,6 +27,7 @@ scenario = Scenario(
     # flush policy, not from the server's global memstore limit
     config={"global_memstore_size": 8 << 20},
     params={"regions": 8, "small_every": 20, "big_bytes": 400, "small_bytes": 20},
+    sweep={"small_every": [5, 80]},
     ops_meaning="rows written per variant",
 )
 

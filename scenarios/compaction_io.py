@@ -24,6 +24,7 @@ scenario = Scenario(
     scale=1 / 1024,
     config={"block_cache_size": 16 << 20},  # the data fits: gets count blocks, not decodes
     params={"keyspace": 20000, "value_bytes": 200},
+    sweep={"value_bytes": [100, 800]},
     ops_meaning="operations per variant (90% puts, 10% gets)",
 )
 

@@ -28,6 +28,7 @@ scenario = Scenario(
     servers=4,
     scale=1 / 256,
     params={"regions": 16, "entities": 64, "value_bytes": 100},
+    sweep={"regions": [8, 32]},
     ops_meaning="records written per variant",
 )
 

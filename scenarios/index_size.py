@@ -16,7 +16,7 @@ era did. Sizes are measured from the bytes written: data blocks on disk, the blo
 
 from hsim.cell import Cell
 from hsim.engine.hfile import HFileReader, HFileWriter
-from hsim.scenario import Scenario
+from hsim.scenario import Scenario, ScenarioError
 from hsim.scenario.criteria import metric
 from hsim.schema import ColumnFamily
 
@@ -27,7 +27,8 @@ scenario = Scenario(
     sizes={"small": 10000, "default": 100000, "large": 500000},
     servers=1,
     scale=1,
-    params={"value_bytes": 16},
+    params={"value_bytes": 16, "id_digits": 19},
+    sweep={"id_digits": [10, 15]},  # the book's 1234567890 has 10
     ops_meaning="rows per HFile (two cells each)",
 )
 
@@ -56,7 +57,8 @@ def _v(name, description, rows=_row_long, family=b"d", qualifiers=SHORT_QUALIFIE
 
 
 _v("baseline", "row: the id as an 8-byte long; family 'd'; qualifiers 'via', 'who'; 64 KiB")
-_v("id_as_string", "row: the same id as a decimal string (19 digits)", rows=_row_string)
+_v("id_as_string", "row: the same id as a decimal string (id_digits digits)",
+   rows=_row_string)
 _v("long_row", "row: host and event names then the id (~100 bytes, long common prefix)",
    rows=_row_verbose)
 _v("long_family", f"family '{LONG_FAMILY.decode()}'", family=LONG_FAMILY)
@@ -72,7 +74,10 @@ _v("gz", "baseline with COMPRESSION GZ", compression="GZ")
 @scenario.run
 def run(ctx, variant):
     rng = ctx.shared_rng()  # the same ids for every variant
-    ids = sorted(rng.sample(range(10**18, 9 * 10**18), ctx.ops))
+    digits = ctx.param("id_digits")
+    if not 4 <= digits <= 19:  # the largest long has 19 digits
+        raise ScenarioError(f"--param id_digits must be between 4 and 19: {digits}")
+    ids = sorted(rng.sample(range(10 ** (digits - 1), 10**digits), ctx.ops))
     family = ColumnFamily(block_size=variant["block_size"], compression=variant["compression"],
                           bloom_filter="ROW")
     fam, quals = variant["family"], variant["qualifiers"]

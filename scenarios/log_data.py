@@ -29,6 +29,7 @@ scenario = Scenario(
     scale=1 / 256,
     params={"regions": 16, "hosts": 32, "events": 4, "buckets": 32, "recent": 10,
             "value_bytes": 100},
+    sweep={"buckets": [8, 64]},
     ops_meaning="log records written per variant",
 )
 

@@ -24,6 +24,7 @@ scenario = Scenario(
     servers=4,
     scale=1 / 256,
     params={"regions": 10, "value_bytes": 100},
+    sweep={"value_bytes": [50, 400]},
     ops_meaning="rows written per variant",
 )
 

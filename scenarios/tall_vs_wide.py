@@ -28,6 +28,7 @@ scenario = Scenario(
     servers=1,
     scale=1 / 1024,
     params={"users": 500, "page": 100, "value_bytes": 20},
+    sweep={"users": [250, 1000]},
     ops_meaning="items stored per variant",
 )
 

@@ -27,6 +27,7 @@ scenario = Scenario(
     config={"memstore_flush_size": 1 << 30, "global_memstore_size": 1 << 31,
             "compaction_min_files": 1000, "blocking_store_files": 100000},
     params={"updates": 10, "interval_min": 6, "ttl_min": 30, "sample": 200, "value_bytes": 100},
+    sweep={"updates": [5, 20]},
     ops_meaning="puts per variant (rows x updates)",
 )
 

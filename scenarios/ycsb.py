@@ -10,13 +10,16 @@ bytes, keys "user" + FNV hash) into a table pre-split into `regions` regions at 
 the keys, then runs --ops operations of its workload's mix (hsim.workloads.ycsb, from YCSB's
 CoreWorkload). The schema is set with --param: compression, bloom, block_size, regions. The
 region servers' block caches together hold `cache_fraction` of the loaded data. Only the run
-phase is costed: throughput is what the busiest server allows, latencies are M/M/1 at 70% of it. The
-cost model counts requests as HBase's read request count does, one per row a scan returns, so
-its latency percentiles are per request; the mean latency per operation multiplies out.
+phase is costed: throughput is what the busiest server allows; the percentiles are of each
+operation's own service time (its RPCs, rows, blocks, chunks and WAL bytes priced by the cost
+model), so a 50-row scan counts as one slow operation, not 50 fast ones; the mean latency per
+operation adds M/M/1 queueing at 70% of the throughput. Gets are split by whether they read the
+disk, so the ~1 ms / ~10 ms claim is judged on what the units add up to for each kind.
 """
 
 from hsim.scenario import Scenario
 from hsim.scenario.criteria import metric
+from hsim.workloads.costmodel import LOAD_FIELDS, ServerLoad
 from hsim.workloads.keys import quantile_split_keys
 from hsim.workloads.ycsb import INSERT, READ, RMW, SCAN, UPDATE, CoreWorkload
 
@@ -29,6 +32,7 @@ scenario = Scenario(
     scale=1 / 1024,
     params={"records": 0, "regions": 8, "compression": "NONE", "bloom": "ROW",
             "block_size": 65536, "distribution": "", "cache_fraction": 0.5},
+    sweep={"cache_fraction": [0.05, 1.0]},
     ops_meaning="operations per workload after the load phase",
 )
 
@@ -68,6 +72,9 @@ def run(ctx, variant):
 
     before = ctx.loads()
     kinds = {}
+    per_op = []  # (kind, counts of the operation) for per-operation service times
+    hits, misses = ServerLoad("gets from the cache"), ServerLoad("gets that read the disk")
+    last = _counts(ctx.cluster)
     for op in wl.run():
         kinds[op.kind] = kinds.get(op.kind, 0) + 1
         if op.kind == READ:
@@ -81,6 +88,12 @@ def run(ctx, variant):
         elif op.kind == RMW:
             table.get(op.row, columns=op.columns)
             table.put(op.row, op.values)
+        now = _counts(ctx.cluster)
+        done = ServerLoad("op", *(x - y for x, y in zip(now, last)))
+        last = now
+        per_op.append(done)
+        if op.kind == READ:
+            _add(misses if done.blocks_read_from_disk else hits, done)
         ctx.tick()
     cost = ctx.cost(since=before, ops=ctx.ops)
     io = ctx.io(since=before)
@@ -91,20 +104,52 @@ def run(ctx, variant):
                     label="simulated throughput", unit="ops/s")
     ctx.record_cost("service_ms", before, ops=ctx.ops, measure="foreground_ms", per=ctx.ops,
                     label="service time per operation")
+    for key, load, what in (("get_hit_ms", hits, "from the cache"),
+                            ("get_miss_ms", misses, "with a disk read")):
+        n = load.read_requests
+        ctx.record(f"{key[:-3]}s", n, f"Gets {what}")
+        if n:
+            ctx.record_priced(key, [load], ops=n, measure="foreground_ms", per=n,
+                              label=f"service time per Get {what}")
+        else:  # none of its Gets did: nothing to judge the claim on
+            ctx.record(key, None, f"service time per Get {what}", "ms")
     requests = sum(s.requests for s in cost.servers)
     ctx.record("op_latency_ms", cost.mean_latency_ms * requests / ctx.ops,
-               "mean latency per operation", "ms")
-    ctx.record("p50_ms", cost.latency_percentile(50), "latency p50 per request", "ms")
-    ctx.record("p95_ms", cost.latency_percentile(95), "latency p95 per request", "ms")
-    ctx.record("p99_ms", cost.latency_percentile(99), "latency p99 per request", "ms")
+               "mean latency per operation (queueing at 70% load)", "ms")
+    times = sorted(ctx.cost_model.foreground_ms(x) for x in per_op)
+    for q in (50, 95, 99):
+        ctx.record(f"p{q}_ms", times[min(len(times) - 1, len(times) * q // 100)],
+                   f"service time per operation p{q}", "ms")
     ctx.record("cache_hit_rate", io["cache_hits"] / touched if touched else None,
                "block cache hit rate", "%")
     ctx.record("blocks_per_op", touched / ctx.ops, "blocks read per operation")
     ctx.record("hotspot_ratio", cost.hotspot_ratio, "request hotspot ratio (max/mean)", "x")
 
 
-scenario.bar_chart("latency", "simulated latency percentiles", ["p50_ms", "p95_ms", "p99_ms"],
-                   unit="ms")
+scenario.bar_chart("latency", "service time per operation: percentiles",
+                   ["p50_ms", "p95_ms", "p99_ms"], unit="ms")
+
+
+def _counts(cluster) -> tuple:
+    """The cluster's counters in ServerLoad's field order, summed over servers: cheap enough to
+    take after every operation (the block cache's own hit count includes the chunks)."""
+    rpcs = writes = rows = hits = disk = wal = chunks = 0
+    for srv in cluster.master.servers:
+        rpcs += srv.read_rpcs
+        writes += srv.write_requests
+        rows += srv.read_requests
+        wal += srv.wal_bytes
+        hits += srv.block_cache.hits
+        io = [srv.retired.io] + [s.counters.io for r in srv.regions.values()
+                                 for s in r.stores.values()]
+        disk += sum(x.blocks_read for x in io)
+        chunks += sum(x.chunk_hits for x in io)
+    return rpcs, writes, rows, hits - chunks, disk, 0, 0, 0, wal, chunks
+
+
+def _add(total: ServerLoad, more: ServerLoad) -> None:
+    for f in LOAD_FIELDS:
+        setattr(total, f, getattr(total, f) + getattr(more, f))
 
 
 scenario.claim(
@@ -113,7 +158,8 @@ scenario.claim(
     quote="Your goal is to make _one read per customer request_ (or as close as possible). If "
           "you do so, HBase will yield response times on the order of 1ms for a cache hit and "
           "10ms for a cache miss, even with billions of rows and millions of columns.",
-    criterion=(metric("C", "service_ms") >= 0.5) & (metric("C", "service_ms") <= 12))
+    criterion=(metric("C", "get_hit_ms") >= 0.5) & (metric("C", "get_hit_ms") <= 2)
+              & (metric("C", "get_miss_ms") >= 5) & (metric("C", "get_miss_ms") <= 20))
 
 
 scenario.claim(
@@ -121,7 +167,8 @@ scenario.claim(
     seed="004", section="Modeling for even distribution of data and load",
     quote="In HBase, accessing a single narrow row resident in the BlockCache is the fastest "
           "possible read operation",
-    criterion=metric("C", "service_ms") < metric("E", "service_ms"))
+    criterion=(metric("C", "get_hit_ms") < metric("C", "get_miss_ms"))
+              & (metric("C", "get_hit_ms") < metric("E", "service_ms")))
 
 
 scenario.claim(

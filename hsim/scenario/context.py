@@ -187,8 +187,14 @@ class Run:
         `measure`, a CostReport field (makespan_ms, throughput_ops_per_s, mean_latency_ms),
         divided by `per`. The counts are kept, so a sensitivity sweep re-prices this metric
         under other unit costs without re-running anything."""
-        loads = _delta(self.loads(), since)
-        self.priced[key] = (loads, ops, measure, per)
+        return self.record_priced(key, _delta(self.loads(), since), ops=ops, measure=measure,
+                                  per=per, label=label, unit=unit)
+
+    def record_priced(self, key: str, loads: list[ServerLoad], *, ops: int | None = None,
+                      measure: str = "makespan_ms", per: float = 1, label: str | None = None,
+                      unit: str = "ms") -> float:
+        """record_cost of counts the scenario gathered itself (e.g. only the Gets that hit)."""
+        self.priced[key] = (list(loads), ops, measure, per)
         value = price(self.cost_model, loads, ops, measure, per)
         self.record(key, value, label, unit)
         return value

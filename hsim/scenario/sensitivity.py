@@ -82,4 +82,6 @@ def summary(verdict: str, sensitivity: list[dict]) -> tuple[bool, str]:
         where.setdefault(s["vary"], []).append(f"{s['value']}")
     said = "; ".join(f"{k} {', '.join(map(str, v))}" for k, v in where.items())
     other = flips[0]["verdict"]
-    return robust, f"depends on {', '.join(where)}: {other} at {said}"
+    small = " (re-run at the small size)" if any(s["vary"] not in CostModel.UNITS
+                                                  for s in flips) else ""
+    return robust, f"depends on {', '.join(where)}: {other} at {said}{small}"
