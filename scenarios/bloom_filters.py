@@ -25,7 +25,7 @@ scenario = Scenario(
     "bloom_filters",
     "gets of missing rows and columns with BLOOMFILTER NONE, ROW, ROWCOL: blocks read per "
     "get, simulated get time, false-positive rate measured vs configured",
-    sizes={"small": 6000, "default": 20000, "large": 100000},
+    sizes={"small": 6000, "default": 20000, "large": 100000, "sweep": 3000},
     servers=1,
     scale=1 / 256,
     # flushes come from the scenario (`files` of them), never from sizes; no compactions

@@ -27,7 +27,7 @@ scenario = Scenario(
     "ycsb",
     "YCSB core workloads A-F on a chosen schema: simulated throughput, latency percentiles, "
     "cache hit rate, blocks per operation",
-    sizes={"small": 2000, "default": 6000, "large": 30000},
+    sizes={"small": 2000, "default": 6000, "large": 30000, "sweep": 1000},
     servers=4,
     scale=1 / 1024,
     params={"records": 0, "regions": 8, "compression": "NONE", "bloom": "ROW",

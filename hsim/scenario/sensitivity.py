@@ -3,7 +3,8 @@ over the scenario's key parameters.
 
 Cost units are varied by re-pricing the counts a run recorded (ctx.record_cost): the counts do
 not change when only prices do, so no workload runs again. Seeds and parameters change the
-counts, so those re-run the scenario, at its "small" size to keep `hsim run` within a minute.
+counts, so those re-run the scenario, at its "sweep" size (else "small") to keep `hsim run`
+within a minute.
 """
 
 from __future__ import annotations
@@ -82,6 +83,6 @@ def summary(verdict: str, sensitivity: list[dict]) -> tuple[bool, str]:
         where.setdefault(s["vary"], []).append(f"{s['value']}")
     said = "; ".join(f"{k} {', '.join(map(str, v))}" for k, v in where.items())
     other = flips[0]["verdict"]
-    small = " (re-run at the small size)" if any(s["vary"] not in CostModel.UNITS
+    small = " (re-run at a smaller size)" if any(s["vary"] not in CostModel.UNITS
                                                   for s in flips) else ""
     return robust, f"depends on {', '.join(where)}: {other} at {said}{small}"
