@@ -18,6 +18,7 @@ class IOCounters:
         "cache_misses",
         "bloom_checks",
         "bloom_negatives",
+        "bloom_probes",  # keys looked up in bloom chunks (a ROWCOL check can make two)
         "files_skipped_time_range",
         "files_skipped_key_range",
         "files_skipped_bloom",
