@@ -94,8 +94,8 @@ def run_scenario(target, *, ops=None, seed=None, scale=None, servers=None, param
     a callable (description, fraction) or None. `record`: a dict that receives, per variant,
     (its client calls, its cluster), for a replay on a real target (hsim.scenario.target).
     `sensitivity`: "costs" re-judges each claim with each cost unit x0.5 and x2 (re-priced
-    counts, no re-run); "full" also re-runs at the "sweep" size (else "small") under two more
-    seeds and the
+    counts, no re-run); "full" also re-runs at the "sweep" size (else "small", or the run's
+    own if smaller) under two more seeds and the
     scenario's key parameter values; "off" skips both."""
     if sensitivity not in SENSITIVITY:
         raise ScenarioError(f"--sensitivity {sensitivity!r}: one of {', '.join(SENSITIVITY)}")
@@ -125,8 +125,8 @@ def run_scenario(target, *, ops=None, seed=None, scale=None, servers=None, param
         sweeps = cost_sweep(scenario, report, model)
     if sensitivity == "full":
         def rerun(seed=seed, params=params):
-            return run_scenario(scenario, ops="sweep" if "sweep" in scenario.sizes else "small",
-                                seed=seed, scale=scale, servers=servers,
+            size = scenario.sizes.get("sweep", scenario.sizes["small"])
+            return run_scenario(scenario, ops=min(n_ops, size), seed=seed, scale=scale, servers=servers,
                                 params=params, variants=options["variants"], plots=False,
                                 cost_model=cost_model, sensitivity="off")
         for mine, more in zip(sweeps, rerun_sweep(scenario, report, rerun)):

@@ -16,7 +16,7 @@ TINY = textwrap.dedent('''
     from hsim.scenario import Scenario, metric
 
     scenario = Scenario("tiny", "two tables, one pre-split", sizes={"small": 200, "default": 400},
-                        servers=2, params={"value": "x"})
+                        servers=2, params={"value": "x"}, sweep={"value": ["y"]})
     scenario.variant("one_region", "no split keys", splits=[])
     scenario.variant("two_regions", "split at m", splits=[b"m"])
 
@@ -78,8 +78,9 @@ def test_run_writes_the_report_files(capsys, tiny, tmp_path):
     assert claim["criterion"] == "two_regions.share < one_region.share"
     assert claim["detail"] == "two_regions.share = 1.04 < one_region.share = 2"
     seeds = [s for s in claim["sensitivity"] if s["vary"] == "seed"]
-    assert len(seeds) == 2 and len(claim["sensitivity"]) == 2 + 2 * 7
-    assert claim["robust"] is True and "robust: held at all 16 variations" in out
+    assert len(seeds) == 2 and {"vary": "value", "value": "y", "verdict": "held"} in \
+        claim["sensitivity"] and len(claim["sensitivity"]) == 2 + 1 + 2 * 7
+    assert claim["robust"] is True and "robust: held at all 17 variations" in out
     md = (out_dir / "report.md").read_text()
     assert "# hsim scenario: tiny" in md and "**held**" in md
     assert "| hotspot | 2x |" in md

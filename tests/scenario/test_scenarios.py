@@ -157,3 +157,24 @@ def test_index_size_says_which_claims_hold_for_which_index_keys():
     hbase2 = [v for t, v in verdicts.items() if "(HBase 2's shortened keys)" in t]
     assert full == ["held"] and hbase2 == ["did not hold"]
     assert verdicts["compression makes for larger indices"] == "did not hold"
+
+
+@pytest.mark.parametrize("name", ["hotspotting", "presplit", "compaction_io", "column_families",
+                                  "bloom_filters", "versions_ttl", "tall_vs_wide", "log_data",
+                                  "ycsb", "index_size"])
+def test_every_claim_has_a_criterion_and_a_cost_sensitivity_sweep(name):
+    from hsim.scenario.loader import load_scenario
+    from hsim.workloads.costmodel import CostModel
+
+    scenario = load_scenario(name)
+    claims = run(name).to_dict()["claims"]
+    assert len(claims) == len(scenario.claims) > 0
+    for declared, c in zip(scenario.claims, claims):
+        assert c["criterion"] == str(declared.criterion) and c["criterion"]
+        assert c["verdict"] in ("held", "did not hold")
+        assert [(s["vary"], s["value"]) for s in c["sensitivity"]] == \
+            [(u, f) for u in CostModel.UNITS for f in ("x0.5", "x2")]
+        flips = [s for s in c["sensitivity"] if s["verdict"] != "held"]
+        assert c["robust"] == (c["verdict"] == "held" and not flips)
+        assert c["robustness"].startswith("robust" if c["robust"] else ("depends", "did not"))
+    assert all(scenario.sweep.values())  # each names its key parameter(s) to re-run over
