@@ -126,7 +126,8 @@ def run_scenario(target, *, ops=None, seed=None, scale=None, servers=None, param
     if sensitivity == "full":
         def rerun(seed=seed, params=params):
             size = scenario.sizes.get("sweep", scenario.sizes["small"])
-            return run_scenario(scenario, ops=min(n_ops, size), seed=seed, scale=scale, servers=servers,
+            return run_scenario(scenario, ops=min(n_ops, size), seed=seed, scale=scale,
+                                servers=servers,
                                 params=params, variants=options["variants"], plots=False,
                                 cost_model=cost_model, sensitivity="off")
         for mine, more in zip(sweeps, rerun_sweep(scenario, report, rerun)):
