@@ -59,10 +59,11 @@ def run(ctx, variant):
     small = ctx.table("small") if separate else table
     big, sv = b"b" * p["big_bytes"], b"s" * p["small_bytes"]
     small_rows = 0
-    for i in range(ctx.ops):
-        row = b"%010d" % ((i * 2654435761) % 10**10)
+    rng = ctx.shared_rng()  # the same rows for every variant; another seed, other rows
+    for _ in range(ctx.ops):
+        row = b"%010d" % rng.randrange(10**10)
         table.put(row, {layout["big"]: big})
-        if i % p["small_every"] == 0:
+        if rng.randrange(p["small_every"]) == 0:
             small.put(row, {layout["s"]: sv, layout["t"]: sv})
             small_rows += 1
         ctx.tick()
