@@ -202,3 +202,17 @@ def test_the_example_in_the_docs_runs(capsys, tmp_path):
                         "--no-plots")
     assert rc == 0, err
     assert "hashed ids spread the writes: held" in out
+
+
+def test_docs_check_and_write_regenerate_the_marked_blocks(capsys, tmp_path):
+    doc = tmp_path / "doc.md"
+    doc.write_text("# x\n\n<!-- hsim:scenario presplit -->\nstale\n<!-- /hsim:scenario -->\n")
+    args = ["--ops", "800", "--sensitivity", "costs", str(doc)]
+    code, _, err = _run(capsys, "docs", "--check", *args)
+    assert code == 1 and "presplit" in err and doc.read_text().count("stale") == 1
+    code, out, _ = _run(capsys, "docs", "--write", *args)
+    assert code == 0 and "1 block(s) rewritten" in out
+    text = doc.read_text()
+    assert "| Bytes.split cuts the hex range at the book's split points | held |" in text
+    assert text.startswith("# x\n\n<!-- hsim:scenario presplit -->\n`hsim run presplit`")
+    assert _run(capsys, "docs", "--check", *args)[0] == 0
