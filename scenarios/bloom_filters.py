@@ -32,6 +32,7 @@ scenario = Scenario(
     config={"memstore_flush_size": 1 << 30, "global_memstore_size": 1 << 31,
             "compaction_min_files": 1000, "blocking_store_files": 100000},
     params={"files": 6, "gets": 0, "columns": 4, "value_bytes": 50},
+    derive=lambda p, ops: {"gets": p["gets"] or max(100, ops // 10)},  # 0: a tenth of --ops
     sweep={"files": [3, 12]},
     ops_meaning="rows written per variant",
 )
@@ -73,7 +74,7 @@ def run(ctx, variant):
         before_blocks = blocks_touched(ctx.cluster)
         before_bloom = family_totals(ctx.cluster, "t")["d"]
         found = 0
-        gets = p["gets"] or max(100, ctx.ops // 10)
+        gets = p["gets"]
         for _ in range(gets):
             row, col = target(rng.randrange(10**9))
             found += bool(table.get(row, columns=[col]))

@@ -32,6 +32,8 @@ scenario = Scenario(
     scale=1 / 1024,
     params={"records": 0, "regions": 8, "compression": "NONE", "bloom": "ROW",
             "block_size": 65536, "distribution": "", "cache_fraction": 0.5},
+    derive=lambda p, ops: {"records": p["records"] or max(100, ops),  # 0: as many as --ops
+                           "distribution": p["distribution"] or "each workload's own"},
     sweep={"cache_fraction": [0.05, 1.0]},
     ops_meaning="operations per workload after the load phase",
 )
@@ -49,8 +51,9 @@ scenario.variant("C_hot_scattered", "the same hot set, keys hashed (insertorder=
 @scenario.run
 def run(ctx, variant):
     p = ctx.params
-    records = p["records"] or max(100, ctx.ops)
-    dist = variant.params.get("distribution") or p["distribution"] or None
+    records = p["records"]
+    dist = variant.params.get("distribution") or p["distribution"]
+    dist = None if dist == "each workload's own" else dist
     wl = CoreWorkload(variant["workload"], record_count=records, operation_count=ctx.ops,
                       seed=ctx.seed, request_distribution=dist,
                       insert_order=variant.params.get("insert_order", "hashed"), zero_padding=10)

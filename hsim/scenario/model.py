@@ -82,12 +82,14 @@ class Scenario:
     """A named comparison. `sizes` maps size names to --ops values ("small" for tests and a
     "default" that runs in under a minute); `params` are the scenario's own --param options
     with their defaults; `sweep` maps the key ones to the values a sensitivity sweep re-runs
-    the scenario with."""
+    the scenario with; `derive(params, ops)` fills in parameters whose default depends on the
+    run's size, so reports show the values used, never a placeholder."""
 
     def __init__(self, name: str, description: str, *, sizes: dict, servers: int = 3,
                  scale: float = 1 / 256, seed: int = 1, ms_per_op: int = 1,
                  config: dict | None = None, params: dict | None = None,
-                 ops_meaning: str = "operations per variant", sweep: dict | None = None):
+                 ops_meaning: str = "operations per variant", sweep: dict | None = None,
+                 derive: Callable | None = None):
         if not name or not description:
             raise ScenarioError("a scenario needs a name and a one-line description")
         if "default" not in sizes or "small" not in sizes:
@@ -103,6 +105,7 @@ class Scenario:
         self.params = dict(params or {})
         self.ops_meaning = ops_meaning
         self.sweep = dict(sweep or {})  # key parameter -> values the sensitivity sweep tries
+        self.derive = derive  # (params, ops) -> the parameters whose default depends on --ops
         unknown = sorted(set(self.sweep) - set(self.params))
         if unknown:
             raise ScenarioError(f"scenario {name!r}: sweep names unknown parameter(s) "

@@ -107,7 +107,9 @@ def run_scenario(target, *, ops=None, seed=None, scale=None, servers=None, param
     servers = scenario.servers if servers is None else _positive("servers", servers, int)
     if servers > 64:
         raise ScenarioError(f"--servers must be at most 64: {servers}")
-    params = resolve_params(scenario, params)
+    given = params = resolve_params(scenario, params)
+    if scenario.derive is not None:
+        params = {**given, **scenario.derive(dict(given), n_ops)}
     chosen = _choose_variants(scenario, variants)
     options = {"ops": n_ops, "size": size, "seed": seed, "scale": scale, "servers": servers,
                "params": jsonable(params), "variants": [v.name for v in chosen]}
@@ -124,13 +126,13 @@ def run_scenario(target, *, ops=None, seed=None, scale=None, servers=None, param
     if sensitivity != "off":
         sweeps = cost_sweep(scenario, report, model)
     if sensitivity == "full":
-        def rerun(seed=seed, params=params):
+        def rerun(seed=seed, params=given):
             size = scenario.sizes.get("sweep", scenario.sizes["small"])
             return run_scenario(scenario, ops=min(n_ops, size), seed=seed, scale=scale,
                                 servers=servers,
                                 params=params, variants=options["variants"], plots=False,
                                 cost_model=cost_model, sensitivity="off")
-        for mine, more in zip(sweeps, rerun_sweep(scenario, report, rerun)):
+        for mine, more in zip(sweeps, rerun_sweep(scenario, report, rerun, given)):
             mine.extend(more)
     report.claims = _check_claims(scenario, report, sweeps)
     report.elapsed_s = time.perf_counter() - started

@@ -50,14 +50,15 @@ def cost_sweep(scenario, report, model: CostModel) -> list[list[dict]]:
     return out
 
 
-def rerun_sweep(scenario, report, run) -> list[list[dict]]:
+def rerun_sweep(scenario, report, run, params: dict) -> list[list[dict]]:
     """Per claim: {vary, value, verdict} for other seeds and each key parameter value, from
-    `run(seed=..., params=...)` returning a Report at the small size."""
+    `run(seed=..., params=...)` returning a Report at a smaller size; `params`: the run's
+    own, as given (before the scenario derives any from the size)."""
     o = report.options
     points = [("seed", o["seed"] + k, {"seed": o["seed"] + k}) for k in range(1, EXTRA_SEEDS + 1)]
     for key, values in scenario.sweep.items():
         for value in values:
-            points.append((key, value, {"params": {**o["params"], key: value}}))
+            points.append((key, value, {"params": {**params, key: value}}))
     out = [[] for _ in scenario.claims]
     for vary, value, kw in points:
         other = run(**kw)

@@ -80,7 +80,8 @@ def test_compaction_io_trades_write_amplification_for_fewer_files():
 def test_column_families_flush_all_drags_small_families():
     r = results("column_families")
     flush_all, per_family = r["three_flush_all"], r["three_per_family"]
-    assert flush_all["flushes_small"] == flush_all["flushes_big"]
+    # a region whose small families got no row since the last flush has nothing to write
+    assert 0.9 * flush_all["flushes_big"] <= flush_all["flushes_small"] <= flush_all["flushes_big"]
     assert per_family["flushes_small"] < flush_all["flushes_small"] / 2
     assert flush_all["small_flush_bytes"] < 0.1 * flush_all["big_flush_bytes"]
     assert flush_all["files_written"] > per_family["files_written"]
