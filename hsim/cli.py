@@ -2,6 +2,7 @@
 
     hsim list | run ...        -> hsim.scenario.cli
     hsim sweep ...             -> hsim.scenario.sweep
+    hsim docs --check|--write  -> hsim.scenario.docs
     hsim serve ...             -> hsim.thrift.serve
     hsim shell [script]        -> hsim.shell.main
     hsim --version             -> prints hsim's version
@@ -18,6 +19,7 @@ _COMMANDS = {
     "list": ("hsim.scenario.cli", "main_list", "list the scenarios"),
     "run": ("hsim.scenario.cli", "main_run", "run a scenario and write its report"),
     "sweep": ("hsim.scenario.sweep", "main", "run a scenario over a grid of seeds and parameters"),
+    "docs": ("hsim.scenario.docs", "main", "regenerate (--write) or check the verdicts in docs"),
     "serve": ("hsim.thrift.serve", "main", "serve the HBase Thrift-1 API on a port"),
     "shell": ("hsim.shell.main", "main", "an HBase shell on an in-process cluster"),
 }

@@ -23,9 +23,11 @@ class IOCounters:
         "blocks_read",  # data/index/bloom blocks fetched from the file ("disk")
         "bytes_read",  # on-disk bytes of those blocks
         "cache_hits",
+        "chunk_hits",  # of cache_hits: index and bloom chunks (a lookup, not a data block)
         "cache_misses",
         "bloom_checks",
         "bloom_negatives",
+        "bloom_probes",  # keys looked up in bloom chunks (a ROWCOL check can make two)
         "files_skipped_time_range",
         "files_skipped_key_range",
         "files_skipped_bloom",
@@ -159,6 +161,8 @@ class ServerMetrics:
     wal_rolls: int = 0
     wal_archived: int = 0  # files moved to oldWALs
     wal_forced_flushes: int = 0  # region flushes forced by hbase.regionserver.maxlogs
+    read_rpcs: int = 0  # Get calls and scanner batches (read_requests counts rows)
+    chunk_cache_hits: int = 0  # of block_cache_hits: index and bloom chunks
 
     def to_dict(self) -> dict:
         """Every field by name (JSON-ready)."""

@@ -18,6 +18,11 @@ scan 'sessions'
 clock 'advance', '25m'
 scan 'sessions'
 explain get 'sessions', 'u1'
+# ...and never lengthen it: u5 asks for three hours, the family's hour still expires it.
+put 'sessions', 'u5', 'f:token', 'mno', {TTL => 10800000}
+clock 'advance', '61m'
+get 'sessions', 'u5'
+explain get 'sessions', 'u5'
 
 # 3. MIN_VERSIONS keeps the newest versions even past the TTL.
 put 'keep', 'u1', 'f:token', 'old'

@@ -18,19 +18,22 @@ import hashlib
 import math
 
 from hsim.scenario import Scenario
+from hsim.scenario.criteria import metric
 from hsim.scenario.measure import blocks_touched, family_totals
 
 scenario = Scenario(
     "bloom_filters",
     "gets of missing rows and columns with BLOOMFILTER NONE, ROW, ROWCOL: blocks read per "
     "get, simulated get time, false-positive rate measured vs configured",
-    sizes={"small": 6000, "default": 20000, "large": 100000},
+    sizes={"small": 6000, "default": 20000, "large": 100000, "sweep": 3000},
     servers=1,
     scale=1 / 256,
     # flushes come from the scenario (`files` of them), never from sizes; no compactions
     config={"memstore_flush_size": 1 << 30, "global_memstore_size": 1 << 31,
             "compaction_min_files": 1000, "blocking_store_files": 100000},
     params={"files": 6, "gets": 0, "columns": 4, "value_bytes": 50},
+    derive=lambda p, ops: {"gets": p["gets"] or max(100, ops // 10)},  # 0: a tenth of --ops
+    sweep={"files": [3, 12]},
     ops_meaning="rows written per variant",
 )
 
@@ -71,7 +74,7 @@ def run(ctx, variant):
         before_blocks = blocks_touched(ctx.cluster)
         before_bloom = family_totals(ctx.cluster, "t")["d"]
         found = 0
-        gets = p["gets"] or max(100, ctx.ops // 10)
+        gets = p["gets"]
         for _ in range(gets):
             row, col = target(rng.randrange(10**9))
             found += bool(table.get(row, columns=[col]))
@@ -81,8 +84,8 @@ def run(ctx, variant):
                    f"{label}: blocks from disk per get")
         ctx.record(f"{kind}_blocks", (blocks_touched(ctx.cluster) - before_blocks) / gets,
                    f"{label}: blocks touched per get")
-        ctx.record(f"{kind}_ms", ctx.cost(since=before_loads, ops=gets).makespan_ms / gets,
-                   f"{label}: simulated time per get", "ms")
+        ctx.record_cost(f"{kind}_ms", before_loads, ops=gets, per=gets,
+                        label=f"{label}: simulated time per get")
         if kind == "missing_row":
             after = family_totals(ctx.cluster, "t")["d"]
             checks = after["bloom_checks"] - before_bloom["bloom_checks"]
@@ -111,55 +114,39 @@ scenario.bar_chart("blocks_per_get", "blocks read from disk per get",
                    ["missing_row_disk_blocks", "missing_column_disk_blocks"])
 
 
-@scenario.claim(
+scenario.claim(
     "bloom filters cut the disk reads of Gets for missing rows",
     seed="003", section="Bloom Filters",
     quote="Bloom filters, which can reduce disk reads, can be enabled for column families.",
-    needs=["none", "row", "rowcol"])
-def fewer_reads(r):
-    n, w, c = (r[v]["missing_row_disk_blocks"] for v in ("none", "row", "rowcol"))
-    return (w <= 0.2 * n and c <= 0.2 * n,
-            f"blocks from disk per Get of a missing row: {n:.2f} NONE, {w:.3f} ROW, "
-            f"{c:.3f} ROWCOL (over {r['none']['store_files']} store files)")
+    criterion=(metric("row", "missing_row_disk_blocks")
+               <= 0.2 * metric("none", "missing_row_disk_blocks"))
+              & (metric("rowcol", "missing_row_disk_blocks")
+                 <= 0.2 * metric("none", "missing_row_disk_blocks")))
 
 
-@scenario.claim(
+scenario.claim(
     "without a bloom, Gets of missing rows are useless and costly",
     seed="002", section="Keep it Stupidly Simple > Help HBase be Lazy",
     quote='In the autocomplete example, many requests will be for non-existent rows (eg '
           '"hdaoop"). These will of course be cache misses (there\'s nothing to cache), making '
           'the queries not just useless but also costly.',
-    needs=["none", "row"])
-def costly_misses(r):
-    n, w = r["none"]["missing_row_ms"], r["row"]["missing_row_ms"]
-    return (n > 3 * w,
-            f"simulated time per Get of a missing row: {n:.2f} ms NONE, {w:.2f} ms ROW "
-            f"({n / w:.1f}x)")
+    criterion=metric("none", "missing_row_ms") > 3 * metric("row", "missing_row_ms"))
 
 
-@scenario.claim(
+scenario.claim(
     "the bloom answers 'not here' at about the configured false-positive rate",
     seed="002", section="Keep it Stupidly Simple > Help HBase be Lazy",
     quote="HBase will capture all row keys into a Bloom Filter; on each request, it will "
           "quickly make sure it's worth trying to retrieve a value before doing so.",
-    needs=["row", "rowcol"])
-def fp_rate(r):
-    parts = [(v, r[v]["false_positive_rate"], r[v]["configured_rate"]) for v in ("row", "rowcol")]
-    ok = all(m is not None and m <= 2 * c + 0.002 for _, m, c in parts)
-    return ok, "; ".join(f"{v.upper()}: {m:.2%} measured over {r[v]['bloom_checks']:,} checks, "
-                         f"{c:.2%} configured" for v, m, c in parts)
+    criterion=(metric("row", "false_positive_rate") <= 2 * metric("row", "configured_rate") + 0.002)
+              & (metric("rowcol", "false_positive_rate")
+                 <= 2 * metric("rowcol", "configured_rate") + 0.002))
 
 
-@scenario.claim(
+scenario.claim(
     "a ROWCOL bloom also rejects columns a row does not have",
     seed="003", section="Bloom Filters",
     quote="If ``ROWCOL``, the hash of the row, column family name, and column family qualifier "
           "will be added to the bloom on each key insert.",
-    needs=["row", "rowcol"])
-def rowcol(r):
-    w, c = r["row"], r["rowcol"]
-    return (c["missing_column_disk_blocks"] < 0.2 * w["missing_column_disk_blocks"],
-            f"blocks from disk per Get of an absent column of an existing row: "
-            f"{w['missing_column_disk_blocks']:.2f} ROW, {c['missing_column_disk_blocks']:.3f} "
-            f"ROWCOL; bloom size {w['bloom_bytes']:,} B ROW vs {c['bloom_bytes']:,} B ROWCOL "
-            f"(HBase's ROWCOL key leaves the family out: RowColBloomHashKey)")
+    criterion=metric("rowcol", "missing_column_disk_blocks")
+                     < 0.2 * metric("row", "missing_column_disk_blocks"))

@@ -12,6 +12,7 @@ last variant keeps the small data in a table of its own. Then a scan reads only 
 """
 
 from hsim.scenario import Scenario
+from hsim.scenario.criteria import metric
 from hsim.scenario.measure import blocks_touched, bytes_read, family_totals, read_ranges
 from hsim.workloads.keys import decimal_split_keys
 
@@ -26,6 +27,7 @@ scenario = Scenario(
     # flush policy, not from the server's global memstore limit
     config={"global_memstore_size": 8 << 20},
     params={"regions": 8, "small_every": 20, "big_bytes": 400, "small_bytes": 20},
+    sweep={"small_every": [5, 80]},
     ops_meaning="rows written per variant",
 )
 
@@ -57,10 +59,11 @@ def run(ctx, variant):
     small = ctx.table("small") if separate else table
     big, sv = b"b" * p["big_bytes"], b"s" * p["small_bytes"]
     small_rows = 0
-    for i in range(ctx.ops):
-        row = b"%010d" % ((i * 2654435761) % 10**10)
+    rng = ctx.shared_rng()  # the same rows for every variant; another seed, other rows
+    for _ in range(ctx.ops):
+        row = b"%010d" % rng.randrange(10**10)
         table.put(row, {layout["big"]: big})
-        if i % p["small_every"] == 0:
+        if rng.randrange(p["small_every"]) == 0:
             small.put(row, {layout["s"]: sv, layout["t"]: sv})
             small_rows += 1
         ctx.tick()
@@ -108,69 +111,50 @@ def run(ctx, variant):
     ctx.record("small_scan_bytes", disk, "small-data scan: bytes read from disk", "B")
 
 
-@scenario.claim(
+scenario.claim(
     "a big family's flushes drag the small families along",
     seed="000", section="On the number of column families",
     quote="Currently, flushing and compactions are done on a per Region basis so if one column "
           "family is carrying the bulk of the data bringing on flushes, the adjacent families "
           "will also be flushed though the amount of data they carry is small.",
-    needs=["three_flush_all"])
-def dragged(r):
-    v = r["three_flush_all"]
-    size = v["small_flush_bytes"] / v["big_flush_bytes"]
-    return (v["flushes_small"] >= 0.9 * v["flushes_big"] and size < 0.1,
-            f"flush-all: {v['flushes_small']:.0f} flushes per small family for "
-            f"{v['flushes_big']} of the big one; a small flush writes {size:.1%} of a big one "
-            f"({v['small_flush_bytes']:,.0f} B)")
+    criterion=(metric("three_flush_all", "flushes_small")
+               >= 0.9 * metric("three_flush_all", "flushes_big"))
+              & (metric("three_flush_all", "small_flush_bytes")
+                 < 0.1 * metric("three_flush_all", "big_flush_bytes")))
 
 
-@scenario.claim(
+scenario.claim(
     "many families make needless flush and compaction I/O, which per-family flushing removes",
     seed="000", section="On the number of column families",
     quote="When many column families the flushing and compaction interaction can make for a "
           "bunch of needless i/o loading (To be addressed by changing flushing and compaction "
           "to work on a per column family basis).",
-    needs=["three_flush_all", "three_per_family", "one_family"])
-def needless_io(r):
-    a, p, o = r["three_flush_all"], r["three_per_family"], r["one_family"]
-    return (a["files_written"] > 1.5 * p["files_written"]
-            and a["small_compactions"] > p["small_compactions"],
-            f"files written: {a['files_written']} flush-all, {p['files_written']} per-family, "
-            f"{o['files_written']} one family; small-family compactions "
-            f"{a['small_compactions']} vs {p['small_compactions']}; flush+compaction I/O "
-            f"{a['io_bytes'] / 2**20:.1f} / {p['io_bytes'] / 2**20:.1f} / "
-            f"{o['io_bytes'] / 2**20:.1f} MiB")
+    criterion=(metric("three_flush_all", "files_written")
+               > 1.5 * metric("three_per_family", "files_written"))
+              & (metric("three_flush_all", "small_compactions")
+                 > metric("three_per_family", "small_compactions"))
+              & (metric("three_flush_all", "io_bytes") > metric("three_per_family", "io_bytes")))
 
 
-@scenario.claim(
+scenario.claim(
     "a small family spread over a big table's regions makes its mass scans less efficient",
     seed="000", section="Cardinality of ColumnFamilies",
     quote="If ColumnFamilyA has 1 million rows and ColumnFamilyB has 1 billion rows, "
           "ColumnFamilyA's data will likely be spread across many, many regions (and "
           "RegionServers). This makes mass scans for ColumnFamilyA less efficient.",
-    needs=["three_per_family", "separate_tables"])
-def cardinality(r):
-    p, s = r["three_per_family"], r["separate_tables"]
-    return (p["small_scan_regions"] > s["small_scan_regions"]
-            and p["small_scan_blocks"] > s["small_scan_blocks"],
-            f"scanning {p['small_scan_rows']:,} small rows visits {p['small_scan_regions']} "
-            f"regions and reads {p['small_scan_blocks']} blocks inside the big table, "
-            f"{s['small_scan_regions']} region and {s['small_scan_blocks']} blocks in a table "
-            f"of their own")
+    criterion=(metric("three_per_family", "small_scan_regions")
+               > metric("separate_tables", "small_scan_regions"))
+              & (metric("three_per_family", "small_scan_blocks")
+                 > metric("separate_tables", "small_scan_blocks")))
 
 
-@scenario.claim(
+scenario.claim(
     "families pay off when reads are column scoped",
     seed="000", section="On the number of column families",
     quote="Only introduce a second and third column family in the case where data access is "
           "usually column scoped; i.e. you query one column family or the other but usually "
           "not both at the one time.",
-    needs=["one_family", "three_per_family"])
-def column_scoped(r):
-    o, p = r["one_family"], r["three_per_family"]
-    return (p["small_scan_blocks"] * 3 < o["small_scan_blocks"]
-            and p["small_scan_bytes"] * 10 < o["small_scan_bytes"],
-            f"reading only the small columns: {o['small_scan_blocks']} blocks "
-            f"({o['small_scan_bytes'] / 2**20:.2f} MiB from disk) with one family, where the big "
-            f"values come along; {p['small_scan_blocks']} blocks "
-            f"({p['small_scan_bytes'] / 2**20:.2f} MiB) with families of their own")
+    criterion=(3 * metric("three_per_family", "small_scan_blocks")
+               < metric("one_family", "small_scan_blocks"))
+              & (10 * metric("three_per_family", "small_scan_bytes")
+                 < metric("one_family", "small_scan_bytes")))

@@ -12,6 +12,7 @@ store file whose key range holds the row, and blocks touched per Get counts the 
 """
 
 from hsim.scenario import Scenario
+from hsim.scenario.criteria import metric
 from hsim.scenario.measure import blocks_touched
 
 scenario = Scenario(
@@ -23,6 +24,7 @@ scenario = Scenario(
     scale=1 / 1024,
     config={"block_cache_size": 16 << 20},  # the data fits: gets count blocks, not decodes
     params={"keyspace": 20000, "value_bytes": 200},
+    sweep={"value_bytes": [100, 800]},
     ops_meaning="operations per variant (90% puts, 10% gets)",
 )
 
@@ -114,50 +116,35 @@ def _schema_update(ctx):
     ctx.record("index_after_major", index(), "index after the next major", "B")
 
 
-@scenario.claim(
+scenario.claim(
     "compaction keeps the store to a few files, a major compaction to one",
     seed="004", section="Modeling for the questions",
     quote="A store may consist of multiple HFiles, but ideally, on compaction, you achieve a "
           "single HFile.",
-    needs=["no_compaction", "default", "periodic_major"])
-def single_file(r):
-    n, d, p = r["no_compaction"], r["default"], r["periodic_major"]
-    return (d["store_files_mean"] < n["store_files_mean"] / 2
-            and p["store_files_mean"] <= d["store_files_mean"]
-            and all(v["store_files_after_major"] == 1 for v in r.values()),
-            f"mean store files: {n['store_files_mean']:.1f} without compaction, "
-            f"{d['store_files_mean']:.1f} with the defaults, {p['store_files_mean']:.1f} with "
-            f"periodic majors; blocks per get {n['blocks_per_get']:.2f} / "
-            f"{d['blocks_per_get']:.2f} / {p['blocks_per_get']:.2f}; after a major compaction "
-            f"every variant has {sorted({v['store_files_after_major'] for v in r.values()})} "
-            f"file(s); write amplification {d['write_amplification']:.2f}x default, "
-            f"{p['write_amplification']:.2f}x periodic major")
+    criterion=(metric("default", "store_files_mean")
+               < metric("no_compaction", "store_files_mean") / 2)
+              & (metric("periodic_major", "store_files_mean")
+                 <= metric("default", "store_files_mean"))
+              & (metric("no_compaction", "store_files_after_major") == 1)
+              & (metric("default", "store_files_after_major") == 1)
+              & (metric("periodic_major", "store_files_after_major") == 1))
 
 
-@scenario.claim(
+scenario.claim(
     "a Get with a time range skips the older HFiles",
     seed="004", section="Target data access",
     quote="If you specify timestamps in your Get object, you can avoid reading HFiles that are "
           "older than that timestamp",
-    needs=["no_compaction"])
-def time_range_skips(r):
-    n = r["no_compaction"]
-    return (n["blocks_per_time_range_get"] < 0.5 * n["blocks_per_get"],
-            f"without compaction a Get reads {n['blocks_per_get']:.2f} blocks, a Get of the "
-            f"last 10% of time {n['blocks_per_time_range_get']:.2f}")
+    criterion=metric("no_compaction", "blocks_per_time_range_get")
+                     < 0.5 * metric("no_compaction", "blocks_per_get"))
 
 
-@scenario.claim(
+scenario.claim(
     "a family change reaches the files at the next major compaction",
     seed="000", section="Schema Updates",
     quote="When changes are made to either Tables or ColumnFamilies (e.g., region size, block "
           "size), these changes take effect the next time there is a major compaction and the "
           "StoreFiles get re-written.",
-    needs=["default"])
-def schema_update(r):
-    d = r["default"]
-    return (d["index_after_alter"] == d["index_before_alter"]
-            and d["index_after_major"] > 4 * d["index_before_alter"],
-            f"index {d['index_before_alter']:,} B with 64 KiB blocks, "
-            f"{d['index_after_alter']:,} B right after BLOCKSIZE => 8192, "
-            f"{d['index_after_major']:,} B after the next major compaction")
+    criterion=(metric("default", "index_after_alter") == metric("default", "index_before_alter"))
+              & (metric("default", "index_after_major")
+                 > 4 * metric("default", "index_before_alter")))

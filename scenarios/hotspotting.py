@@ -15,6 +15,7 @@ point reads of known records.
 """
 
 from hsim.scenario import Scenario
+from hsim.scenario.criteria import metric, option
 from hsim.scenario.measure import write_spread
 from hsim.scenario.timeseries import history_sample, record_value, time_range_read
 from hsim.workloads.keys import FieldSwap, HashedPrefix, ReversedDigits, Salted, TimestampLead
@@ -27,6 +28,7 @@ scenario = Scenario(
     servers=4,
     scale=1 / 256,
     params={"regions": 16, "entities": 64, "value_bytes": 100},
+    sweep={"regions": [8, 32]},
     ops_meaning="records written per variant",
 )
 
@@ -64,7 +66,6 @@ def run(ctx, variant):
         written.append((ts, e))
         ctx.tick()
     spread = write_spread(ctx.cluster, "ts")
-    cost = ctx.cost(ops=ctx.ops)
     ctx.record("max_server_write_share", spread["max_server_write_share"],
                "busiest server's write share", "%")
     ctx.record("write_hotspot_ratio", spread["write_hotspot_ratio"],
@@ -73,19 +74,19 @@ def run(ctx, variant):
                f"regions written (of {spread['regions']})")
     ctx.record("last_region_write_share", spread["last_region_write_share"],
                "last region's write share", "%")
-    ctx.record("write_throughput", cost.throughput_ops_per_s,
-               "simulated write throughput", "ops/s")
+    ctx.record_cost("write_throughput", ops=ctx.ops, measure="throughput_ops_per_s",
+                    label="simulated write throughput", unit="ops/s")
 
     # a time-range read: every record of the last 1% of the span
     t0, t1 = written[0][0], written[-1][0] + 1
     lo = t1 - max(1, (t1 - t0) // 100)
     before = ctx.loads()
     read = time_range_read(table, design, lo, t1, entities)
-    read_cost = ctx.cost(since=before, ops=read["scans"])
     ctx.record("time_range_scans", read["scans"], "time-range read: scans")
     ctx.record("time_range_rows_read", read["rows_read"], "time-range read: rows read")
     ctx.record("time_range_rows_wanted", read["rows_wanted"], "time-range read: rows wanted")
-    ctx.record("time_range_read_ms", read_cost.makespan_ms, "time-range read: simulated time", "ms")
+    ctx.record_cost("time_range_read_ms", before, ops=read["scans"],
+                    label="time-range read: simulated time")
 
     # point reads of 100 known records: the rows a reader must try
     gets = 0
@@ -102,105 +103,71 @@ def run(ctx, variant):
     ctx.record("point_reads_found", found, "point read: found (of 100)")
 
 
-def _r(r, variant, metric):
-    return r[variant][metric]
-
-
-@scenario.claim(
+scenario.claim(
     "monotonically increasing keys pound one region, and so one server",
     seed="000", section="Monotonically Increasing Row Keys/Timeseries Data",
     quote="an import process walks in lock-step with all clients in concert pounding one of "
           "the table's regions (and thus, a single node), then moving onto the next region, "
           "etc. With monotonically increasing row-keys (i.e., using a timestamp), this will "
           "happen.",
-    needs=["timestamp_lead"])
-def ts_lead_hotspot(r):
-    share = _r(r, "timestamp_lead", "max_server_write_share")
-    regions = _r(r, "timestamp_lead", "regions_written")
-    return (share >= 0.9 and regions == 1,
-            f"timestamp_lead put {share:.1%} of its writes on one server, into {regions} region(s)")
+    criterion=(metric("timestamp_lead", "max_server_write_share") >= 0.9)
+              & (metric("timestamp_lead", "regions_written") == 1))
 
 
-@scenario.claim(
+scenario.claim(
     "timestamp-lead keys append to the bottom of the table",
     seed="004", section="Modeling for even distribution of data and load",
     quote="if you’re inserting time-series data, and the timestamp is at the beginning of the "
           "rowkey, you’re always appending to the bottom of the table ... you’ll hot-spot on "
           "the last region of the table.",
-    needs=["timestamp_lead"])
-def ts_lead_last_region(r):
-    share = _r(r, "timestamp_lead", "last_region_write_share")
-    return share >= 0.99, f"the last region took {share:.1%} of timestamp_lead's writes"
+    criterion=metric("timestamp_lead", "last_region_write_share") >= 0.99)
 
 
-@scenario.claim(
+scenario.claim(
     "salting spreads writes and multiplies write throughput",
     seed="000", section="Rowkey Design > Hotspotting > Salting",
     quote="Since you can now write to four separate regions, you theoretically have four times "
           "the throughput when writing that you would have if all the writes were going to the "
           "same region.",
-    needs=["timestamp_lead", "salted"])
-def salting_throughput(r):
-    ratio = _r(r, "salted", "write_hotspot_ratio")
-    gain = _r(r, "salted", "write_throughput") / _r(r, "timestamp_lead", "write_throughput")
-    servers = r.options["servers"]
-    return (ratio < 1.5 and gain >= 0.75 * servers,
-            f"salted hotspot ratio {ratio:.2f}; simulated write throughput {gain:.2f}x "
-            f"timestamp_lead's with {servers} servers")
+    criterion=(metric("salted", "write_hotspot_ratio") < 1.5)
+              & (metric("salted", "write_throughput") / metric("timestamp_lead", "write_throughput")
+                 >= 0.75 * option("servers")))
 
 
-@scenario.claim(
+scenario.claim(
     "salting costs reads: a time-range read needs one scan per salt, a Get one try per salt",
     seed="000", section="Rowkey Design > Hotspotting > Salting",
     quote="Since this assignment will be random, you will need to do more work if you want to "
           "retrieve the rows in lexicographic order. In this way, salting attempts to increase "
           "throughput on writes, but has a cost during reads.",
-    needs=["timestamp_lead", "salted"])
-def salting_read_cost(r):
-    s, t = r["salted"], r["timestamp_lead"]
-    return (s["time_range_scans"] > t["time_range_scans"] == 1
-            and s["gets_per_point_read"] > t["gets_per_point_read"],
-            f"time-range read: {s['time_range_scans']} scans salted vs "
-            f"{t['time_range_scans']} timestamp-lead; point read: {s['gets_per_point_read']:.1f} "
-            f"gets salted vs {t['gets_per_point_read']:.1f}")
+    criterion=(metric("salted", "time_range_read_ms")
+               > metric("timestamp_lead", "time_range_read_ms"))
+              & (metric("salted", "gets_per_point_read")
+                 > metric("timestamp_lead", "gets_per_point_read")))
 
 
-@scenario.claim(
+scenario.claim(
     "a one-way hash spreads writes yet lets a reader rebuild the key for a Get",
     seed="000", section="Rowkey Design > Hotspotting > Hashing",
     quote="Using a deterministic hash allows the client to reconstruct the complete rowkey and "
           "use a Get operation to retrieve that row as normal.",
-    needs=["hashed_prefix"])
-def hashing(r):
-    h = r["hashed_prefix"]
-    return (h["write_hotspot_ratio"] < 1.5 and h["gets_per_point_read"] == 1
-            and h["point_reads_found"] == 100,
-            f"hashed_prefix hotspot ratio {h['write_hotspot_ratio']:.2f}, "
-            f"{h['gets_per_point_read']:.0f} get per point read, "
-            f"{h['point_reads_found']}/100 found")
+    criterion=(metric("hashed_prefix", "write_hotspot_ratio") < 1.5)
+              & (metric("hashed_prefix", "gets_per_point_read") == 1)
+              & (metric("hashed_prefix", "point_reads_found") == 100))
 
 
-@scenario.claim(
+scenario.claim(
     "reversing the key spreads writes but loses row order",
     seed="000", section="Rowkey Design > Hotspotting > Reversing the Key",
     quote="This effectively randomizes row keys, but sacrifices row ordering properties.",
-    needs=["reversed"])
-def reversing(r):
-    v = r["reversed"]
-    return (v["write_hotspot_ratio"] < 1.5
-            and v["time_range_rows_read"] > 10 * v["time_range_rows_wanted"],
-            f"reversed hotspot ratio {v['write_hotspot_ratio']:.2f}; a time-range read scans "
-            f"{v['time_range_rows_read']:,} rows for {v['time_range_rows_wanted']:,} wanted")
+    criterion=(metric("reversed", "write_hotspot_ratio") < 1.5)
+              & (metric("reversed", "time_range_rows_read")
+                 > 10 * metric("reversed", "time_range_rows_wanted")))
 
 
-@scenario.claim(
+scenario.claim(
     "with the metric ahead of the timestamp, puts spread over the table",
     seed="000", section="Monotonically Increasing Row Keys/Timeseries Data",
     quote="Thus, even with a continual stream of input data with a mix of metric types, the "
           "Puts are distributed across various points of regions in the table.",
-    needs=["field_swap"])
-def field_swap(r):
-    v = r["field_swap"]
-    return (v["write_hotspot_ratio"] < 1.5,
-            f"field_swap hotspot ratio {v['write_hotspot_ratio']:.2f}, "
-            f"{v['regions_written']} regions took writes")
+    criterion=metric("field_swap", "write_hotspot_ratio") < 1.5)

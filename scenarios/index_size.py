@@ -16,7 +16,8 @@ era did. Sizes are measured from the bytes written: data blocks on disk, the blo
 
 from hsim.cell import Cell
 from hsim.engine.hfile import HFileReader, HFileWriter
-from hsim.scenario import Scenario
+from hsim.scenario import Scenario, ScenarioError
+from hsim.scenario.criteria import metric
 from hsim.schema import ColumnFamily
 
 scenario = Scenario(
@@ -26,7 +27,8 @@ scenario = Scenario(
     sizes={"small": 10000, "default": 100000, "large": 500000},
     servers=1,
     scale=1,
-    params={"value_bytes": 16},
+    params={"value_bytes": 16, "id_digits": 19},
+    sweep={"id_digits": [10, 15]},  # the book's 1234567890 has 10
     ops_meaning="rows per HFile (two cells each)",
 )
 
@@ -55,7 +57,8 @@ def _v(name, description, rows=_row_long, family=b"d", qualifiers=SHORT_QUALIFIE
 
 
 _v("baseline", "row: the id as an 8-byte long; family 'd'; qualifiers 'via', 'who'; 64 KiB")
-_v("id_as_string", "row: the same id as a decimal string (19 digits)", rows=_row_string)
+_v("id_as_string", "row: the same id as a decimal string (id_digits digits)",
+   rows=_row_string)
 _v("long_row", "row: host and event names then the id (~100 bytes, long common prefix)",
    rows=_row_verbose)
 _v("long_family", f"family '{LONG_FAMILY.decode()}'", family=LONG_FAMILY)
@@ -71,7 +74,10 @@ _v("gz", "baseline with COMPRESSION GZ", compression="GZ")
 @scenario.run
 def run(ctx, variant):
     rng = ctx.shared_rng()  # the same ids for every variant
-    ids = sorted(rng.sample(range(10**18, 9 * 10**18), ctx.ops))
+    digits = ctx.param("id_digits")
+    if not 4 <= digits <= 19:  # the largest long has 19 digits
+        raise ScenarioError(f"--param id_digits must be between 4 and 19: {digits}")
+    ids = sorted(rng.sample(range(10 ** (digits - 1), 10**digits), ctx.ops))
     family = ColumnFamily(block_size=variant["block_size"], compression=variant["compression"],
                           bloom_filter="ROW")
     fam, quals = variant["family"], variant["qualifiers"]
@@ -118,47 +124,37 @@ scenario.bar_chart("data_sizes", "data on disk and HFile size per design",
                    ["data_bytes", "file_bytes"], unit="B")
 
 
-@scenario.claim(
+scenario.claim(
     "doubling BLOCKSIZE roughly halves the index",
     seed="003", section="Column Family Block Size",
     quote="the larger the block size, the smaller the store file indexes. For example, if the "
           "blocksize is doubled then the resulting indexes should be roughly halved.",
-    needs=["block_8k", "baseline", "block_256k"])
-def block_size(r):
-    small, mid, big = (r[v]["index_bytes"] for v in ("block_8k", "baseline", "block_256k"))
-    f1 = (small / mid) ** (1 / 3)  # 8 KiB -> 64 KiB is three doublings
-    f2 = (mid / big) ** (1 / 2)
-    return (all(1.6 <= f <= 2.4 for f in (f1, f2)),
-            f"index {small:,} B at 8 KiB, {mid:,} B at 64 KiB, {big:,} B at 256 KiB: "
-            f"each doubling divides it by {f1:.2f} (8->64 KiB) and {f2:.2f} (64->256 KiB)")
+    criterion=(metric("block_8k", "index_bytes") / metric("baseline", "index_bytes") >= 1.6 ** 3)
+              & (metric("block_8k", "index_bytes") / metric("baseline", "index_bytes") <= 2.4 ** 3)
+              & (metric("baseline", "index_bytes") / metric("block_256k", "index_bytes")
+                 >= 1.6 ** 2)
+              & (metric("baseline", "index_bytes") / metric("block_256k", "index_bytes")
+                 <= 2.4 ** 2))
 
 
-@scenario.claim(
+scenario.claim(
     "a longer row key makes a bigger block index",
     seed="004", section="Target data access",
     quote="The downside to putting more in the rowkey is a **bigger block index**, given that "
           "the keys are the only bits that go into the index",
-    needs=["baseline", "long_row"])
-def long_rows(r):
-    b, lr = r["baseline"], r["long_row"]
-    g2 = lr["index_bytes"] / b["index_bytes"]
-    gf = lr["index_bytes_full_keys"] / b["index_bytes_full_keys"]
-    return (g2 > 1.5 and gf > 1.5,
-            f"rows of {lr['row_key_bytes']:.0f} B instead of {b['row_key_bytes']:.0f} B grow "
-            f"the index {g2:.1f}x with HBase 2 keys (rows share a long prefix, so even the "
-            f"shortened keys are long) and {gf:.1f}x with full first keys")
+    criterion=(metric("long_row", "index_bytes") > 1.5 * metric("baseline", "index_bytes"))
+              & (metric("long_row", "index_bytes_full_keys")
+                 > 1.5 * metric("baseline", "index_bytes_full_keys")))
 
 
-def _entry_growth(r, key):
-    """How much bigger each index entry gets with long family or qualifier names: a bigger
-    file has more blocks, so the total grows anyway; the entry size is what the keys carry."""
-    def per_entry(v):
-        return r[v][key] / r[v]["data_blocks"]
-    b = per_entry("baseline")
-    parts = [(v, per_entry(v) / b, r[v][key] / r["baseline"][key])
-             for v in ("long_family", "long_qualifier")]
-    text = "; ".join(f"{v}: {e:.2f}x per entry, {t:.2f}x in all" for v, e, t in parts)
-    return all(e > 1.3 for _, e, _ in parts), text
+def _entry_growth(key: str):
+    """Each index entry (index bytes per data block) of the long-name variants is over 1.3x
+    the baseline's: a bigger file has more blocks, so the total grows anyway; the entry size
+    is what the keys carry."""
+    base = metric("baseline", key) / metric("baseline", "data_blocks")
+    long_family, long_qualifier = (metric(v, key) / metric(v, "data_blocks") > 1.3 * base
+                                   for v in ("long_family", "long_qualifier"))
+    return long_family & long_qualifier
 
 
 _COORDINATES = ("Therein, the indices that are kept on HBase storefiles (<<hfile,hfile>>) to "
@@ -166,96 +162,61 @@ _COORDINATES = ("Therein, the indices that are kept on HBase storefiles (<<hfile
                 "RAM because the cell value coordinates are large.")
 
 
-@scenario.claim(
+scenario.claim(
     "index entries carry the coordinates: long family and qualifier names grow each entry "
     "(full first keys)",
     seed="000", section="Try to minimize row and column sizes", quote=_COORDINATES,
-    needs=["baseline", "long_family", "long_qualifier"])
-def names_full_keys(r):
-    held, text = _entry_growth(r, "index_bytes_full_keys")
-    return held, f"full first keys vs baseline: {text}"
+    criterion=_entry_growth("index_bytes_full_keys"))
 
 
-@scenario.claim(
+scenario.claim(
     "index entries carry the coordinates: long family and qualifier names grow each entry "
     "(HBase 2's shortened keys)",
     seed="000", section="Try to minimize row and column sizes", quote=_COORDINATES,
-    needs=["baseline", "long_family", "long_qualifier"])
-def names_hbase2(r):
-    held, text = _entry_growth(r, "index_bytes")
-    return held, (f"HBase 2 keys vs baseline: {text} (the shortened key between two rows is "
-                  "a first-on-row key, without family or qualifier; the index grows only with "
-                  "the number of blocks)")
+    criterion=_entry_growth("index_bytes"))
 
 
-@scenario.claim(
+scenario.claim(
     "long names make bigger files whatever the index does",
     seed="000", section="Try to minimize row and column sizes",
     quote="In HBase, values are always freighted with their coordinates; as a cell value "
           "passes through the system, it'll be accompanied by its row, column name, and "
           "timestamp - always.",
-    needs=["baseline", "long_family", "long_qualifier", "long_row"])
-def names_grow_files(r):
-    b = r["baseline"]["data_bytes"]
-    parts = [(v, r[v]["data_bytes"] / b) for v in ("long_row", "long_family", "long_qualifier")]
-    return (all(g > 1.2 for _, g in parts),
-            "data on disk vs baseline: " + ", ".join(f"{v} {g:.2f}x" for v, g in parts))
+    criterion=(metric("long_row", "data_bytes") > 1.2 * metric("baseline", "data_bytes"))
+              & (metric("long_family", "data_bytes") > 1.2 * metric("baseline", "data_bytes"))
+              & (metric("long_qualifier", "data_bytes") > 1.2 * metric("baseline", "data_bytes")))
 
 
-@scenario.claim(
+scenario.claim(
     "a number as a string takes nearly 3x the bytes of a long",
     seed="000", section="Try to minimize row and column sizes > Byte Patterns",
     quote="If you stored this number as a String -- presuming a byte per character -- you need "
           "nearly 3x the bytes.",
-    needs=["baseline", "id_as_string"])
-def long_vs_string(r):
-    b, s = r["baseline"], r["id_as_string"]
-    k = s["row_key_bytes"] / b["row_key_bytes"]
-    d = s["data_bytes"] / b["data_bytes"]
-    return (k >= 2 and d > 1,
-            f"row keys {s['row_key_bytes']:.0f} B vs {b['row_key_bytes']:.0f} B ({k:.1f}x); "
-            f"data on disk {d:.2f}x")
+    criterion=(metric("id_as_string", "row_key_bytes") >= 2 * metric("baseline", "row_key_bytes"))
+              & (metric("id_as_string", "data_bytes") > metric("baseline", "data_bytes")))
 
 
-@scenario.claim(
+scenario.claim(
     "large rows and column names blow the index up (HBASE-3551), with full first keys",
     seed="000", section="Try to minimize row and column sizes",
     quote="If your rows and column names are large, especially compared to the size of the "
           "cell value, then you may run up against some interesting scenarios.",
-    needs=["baseline", "verbose"])
-def blow_up(r):
-    b, v = r["baseline"], r["verbose"]
-    gf = v["index_bytes_full_keys"] / b["index_bytes_full_keys"]
-    g2 = v["index_bytes"] / b["index_bytes"]
-    return (gf >= 3,
-            f"verbose coordinates grow the index {gf:.1f}x with full first keys "
-            f"({v['index_bytes_full_keys']:,} B, {v['index_share_full_keys']:.2%} of the data) "
-            f"and {g2:.1f}x with HBase 2 keys ({v['index_bytes']:,} B)")
+    criterion=metric("verbose", "index_bytes_full_keys")
+                     >= 3 * metric("baseline", "index_bytes_full_keys"))
 
 
-@scenario.claim(
+scenario.claim(
     "compression makes for larger indices",
     seed="000", section="Try to minimize row and column sizes",
     quote="Compression will also make for larger indices.",
-    needs=["baseline", "gz"])
-def compression_larger(r):
-    b, g = r["baseline"], r["gz"]
-    return (g["index_bytes"] > b["index_bytes"],
-            f"index {g['index_bytes']:,} B with GZ vs {b['index_bytes']:,} B without (blocks are "
-            f"cut at BLOCKSIZE before compression, so the entries are the same); as a share of "
-            f"the data on disk it grows from {b['index_share']:.2%} to {g['index_share']:.2%}")
+    criterion=metric("gz", "index_bytes") > metric("baseline", "index_bytes"))
 
 
-@scenario.claim(
+scenario.claim(
     "compression shrinks the data but not the cost of over-sized keys in the index",
     seed="003", section="Compression",
     quote="So while using column-family compression is a best practice it's not going to "
           "eliminate the problem of over-sized keys, over-sized column family names, or "
           "over-sized column names.",
-    needs=["baseline", "gz"])
-def compression_keys(r):
-    b, g = r["baseline"], r["gz"]
-    d = g["data_bytes"] / b["data_bytes"]
-    i = g["index_bytes"] / b["index_bytes"]
-    return (d < 0.9 and i >= 0.95,
-            f"GZ: data on disk {d:.2f}x, block index {i:.2f}x of the uncompressed file's")
+    criterion=(metric("gz", "data_bytes") < 0.9 * metric("baseline", "data_bytes"))
+              & (metric("gz", "index_bytes") >= 0.95 * metric("baseline", "index_bytes")))

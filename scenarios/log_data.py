@@ -14,6 +14,7 @@ are found, an upper bound).
 """
 
 from hsim.scenario import Scenario
+from hsim.scenario.criteria import metric, option
 from hsim.scenario.measure import write_spread
 from hsim.scenario.timeseries import history_sample, record_value, time_range_read
 from hsim.workloads.keys import (BucketedTimestamp, FieldSwap, ReverseTimestamp, TimestampLead,
@@ -28,6 +29,7 @@ scenario = Scenario(
     scale=1 / 256,
     params={"regions": 16, "hosts": 32, "events": 4, "buckets": 32, "recent": 10,
             "value_bytes": 100},
+    sweep={"buckets": [8, 64]},
     ops_meaning="log records written per variant",
 )
 
@@ -64,8 +66,8 @@ def run(ctx, variant):
                "busiest server's write share", "%")
     ctx.record("write_hotspot_ratio", spread["write_hotspot_ratio"],
                "write hotspot ratio (max/mean)", "x")
-    ctx.record("write_throughput", ctx.cost(ops=ctx.ops).throughput_ops_per_s,
-               "simulated write throughput", "ops/s")
+    ctx.record_cost("write_throughput", ops=ctx.ops, measure="throughput_ops_per_s",
+                    label="simulated write throughput", unit="ops/s")
 
     lo = last - max(1, (last - first) // 100)
     before = ctx.loads()
@@ -73,8 +75,7 @@ def run(ctx, variant):
     ctx.record("time_range_scans", read["scans"], "last 1% of time: scans")
     ctx.record("time_range_rows_read", read["rows_read"], "last 1% of time: rows read")
     ctx.record("time_range_rows_wanted", read["rows_wanted"], "last 1% of time: rows wanted")
-    ctx.record("time_range_ms", ctx.cost(since=before, ops=1).makespan_ms,
-               "last 1% of time: simulated time", "ms")
+    ctx.record_cost("time_range_ms", before, ops=1, label="last 1% of time: simulated time")
 
     sample = [entities[rng.randrange(len(entities))] for _ in range(10)]
     k = p["recent"]
@@ -119,21 +120,16 @@ def _reverse_scan(table, entity, k) -> int:
                                      caching=k))
 
 
-@scenario.claim(
+scenario.claim(
     "a timestamp in the lead position hotspots",
     seed="000", section="Case Study - Log Data and Timeseries Data > Timestamp In The Rowkey "
                         "Lead Position",
     quote="The rowkey `[timestamp][hostname][log-event]` suffers from the monotonically "
           "increasing rowkey problem described in <<timeseries,timeseries>>.",
-    needs=["ts_lead"])
-def ts_lead(r):
-    v = r["ts_lead"]
-    return (v["max_server_write_share"] >= 0.9,
-            f"ts_lead put {v['max_server_write_share']:.1%} of its writes on one server "
-            f"(hotspot ratio {v['write_hotspot_ratio']:.2f})")
+    criterion=metric("ts_lead", "max_server_write_share") >= 0.9)
 
 
-@scenario.claim(
+scenario.claim(
     "buckets spread the writes but cost one scan per bucket",
     seed="000", section="Case Study - Log Data and Timeseries Data > Timestamp In The Rowkey "
                         "Lead Position",
@@ -141,33 +137,21 @@ def ts_lead(r):
           "number of scans to return results. ... 100 buckets, for example, will provide a "
           "wide distribution in the keyspace but it will require 100 Scans to obtain data for "
           "a single timestamp, so there are trade-offs.",
-    needs=["bucketed", "ts_lead"])
-def bucketed(r):
-    b, t = r["bucketed"], r["ts_lead"]
-    buckets = r.options["params"]["buckets"]
-    return (b["write_hotspot_ratio"] < 1.5 and b["time_range_scans"] == buckets
-            and t["time_range_scans"] == 1,
-            f"bucketed: hotspot ratio {b['write_hotspot_ratio']:.2f}, {b['time_range_scans']} "
-            f"scans for a time range ({buckets} buckets) vs {t['time_range_scans']} for ts_lead")
+    criterion=(metric("bucketed", "write_hotspot_ratio") < 1.5)
+              & (metric("bucketed", "time_range_scans") == option("buckets"))
+              & (metric("ts_lead", "time_range_scans") == 1))
 
 
-@scenario.claim(
+scenario.claim(
     "host first spreads writes when there are many hosts",
     seed="000", section="Case Study - Log Data and Timeseries Data > Host In The Rowkey Lead "
                         "Position",
     quote="The rowkey `[hostname][log-event][timestamp]` is a candidate if there is a large-ish "
           "number of hosts to spread the writes and reads across the keyspace.",
-    needs=["host_lead", "ts_lead"])
-def host_lead(r):
-    h, t = r["host_lead"], r["ts_lead"]
-    return (h["write_hotspot_ratio"] < 1.5,
-            f"host_lead: hotspot ratio {h['write_hotspot_ratio']:.2f}, simulated write "
-            f"throughput {h['write_throughput']:,.0f} ops/s vs {t['write_throughput']:,.0f} "
-            f"for ts_lead; a time range needs {h['time_range_scans']} scans (one per "
-            f"host/event)")
+    criterion=metric("host_lead", "write_hotspot_ratio") < 1.5)
 
 
-@scenario.claim(
+scenario.claim(
     "reverse timestamps make the newest events the first rows of a scan",
     seed="000", section="Case Study - Log Data and Timeseries Data > Timestamp, or Reverse "
                         "Timestamp?",
@@ -175,25 +159,14 @@ def host_lead(r):
           "timestamps as reverse-timestamps (e.g., `timestamp = Long.MAX_VALUE – timestamp`) "
           "will create the property of being able to do a Scan on `[hostname][log-event]` to "
           "obtain the quickly obtain the most recently captured events.",
-    needs=["host_lead", "host_lead_reverse_ts"])
-def reverse_ts(r):
-    f, v = r["host_lead"], r["host_lead_reverse_ts"]
-    k = r.options["params"]["recent"]
-    return (v["recent_rows_read"] == k and f["recent_rows_read"] > 2 * k,
-            f"rows read for the {k} newest events of a host/event: {v['recent_rows_read']:.0f} "
-            f"with a reverse timestamp, {f['recent_rows_read']:.0f} with a plain one")
+    criterion=(metric("host_lead_reverse_ts", "recent_rows_read") == option("recent"))
+              & (metric("host_lead", "recent_rows_read") > 2 * option("recent")))
 
 
-@scenario.claim(
+scenario.claim(
     "a reversed scan reads the newest events without a reverse timestamp",
     seed="000", section="Case Study - Log Data and Timeseries Data > Timestamp, or Reverse "
                         "Timestamp? (Reverse Scan API)",
     quote="implements an API to scan a table or a range within a table in reverse, reducing "
           "the need to optimize your schema for forward or reverse scanning.",
-    needs=["host_lead"])
-def reversed_scan(r):
-    f = r["host_lead"]
-    k = r.options["params"]["recent"]
-    return (f["recent_rows_read_reversed"] == k,
-            f"host_lead with a reversed scan reads {f['recent_rows_read_reversed']:.0f} rows for "
-            f"the {k} newest events, {f['recent_rows_read']:.0f} with a forward one")
+    criterion=metric("host_lead", "recent_rows_read_reversed") == option("recent"))

@@ -14,6 +14,7 @@ import hashlib
 from bisect import bisect_right
 
 from hsim.scenario import Scenario
+from hsim.scenario.criteria import metric, option
 
 scenario = Scenario(
     "presplit",
@@ -23,6 +24,7 @@ scenario = Scenario(
     servers=4,
     scale=1 / 256,
     params={"regions": 10, "value_bytes": 100},
+    sweep={"value_bytes": [50, 400]},
     ops_meaning="rows written per variant",
 )
 
@@ -88,62 +90,42 @@ def _show(key: bytes) -> str:
     return (text[:4] if printable else key[:4].hex()) + "..."
 
 
-@scenario.claim(
+scenario.claim(
     "Bytes.split cuts the hex range at the book's split points",
     seed="000", section="Relationship Between RowKeys and Region Splits",
     quote="Running those key ranges through `Bytes.split` (which is the split strategy used "
           "when creating regions in `HBaseAdmin.createTable(byte[] startKey, byte[] endKey, "
           "numRegions)` for 10 regions will generate the following splits...",
-    needs=["bytes_split"])
-def book_table(r):
-    lead = r["bytes_split"]["split_lead_bytes"]
-    book = [48, 54, 61, 68, 75, 82, 88, 95, 102]
-    return lead == book, f"split keys lead with bytes {lead} (the book lists {book})"
+    criterion=metric("bytes_split", "split_lead_bytes") == [48, 54, 61, 68, 75, 82, 88, 95, 102])
 
 
-@scenario.claim(
+scenario.claim(
     "with Bytes.split, hex keys pile up in a few regions and the middle ones stay empty",
     seed="000", section="Relationship Between RowKeys and Region Splits",
     quote='The problem is that all the data is going to pile up in the first 2 regions and the '
           'last region thus creating a "lumpy" (and possibly "hot") region problem. ... Thus, '
           'the middle regions regions will never be used.',
-    needs=["bytes_split"])
-def lumpy(r):
-    v = r["bytes_split"]
-    used = v["regions"] - v["empty_regions"]
-    return (v["empty_regions"] >= v["regions"] // 2,
-            f"rows landed in {used} of {v['regions']} regions; {v['empty_regions']} stayed "
-            f"empty; the biggest took {v['max_region_share']:.1%}")
+    criterion=metric("bytes_split", "empty_regions") >= metric("bytes_split", "regions") / 2)
 
 
-@scenario.claim(
+scenario.claim(
     "splits that match the key space use every region",
     seed="000", section="Relationship Between RowKeys and Region Splits",
     quote="Lesson #2: While generally not advisable, using hex-keys (and more generally, "
           "displayable data) can still work with pre-split tables as long as all the created "
           "regions are accessible in the keyspace.",
-    needs=["book_hex_splits", "hex_string_split"])
-def even(r):
-    b, h = r["book_hex_splits"], r["hex_string_split"]
-    return (b["empty_regions"] == 0 and h["empty_regions"] == 0
-            and b["region_skew"] < 1.3 and h["region_skew"] < 1.3,
-            f"book_hex_splits: {b['empty_regions']} empty, skew {b['region_skew']:.2f}; "
-            f"hex_string_split: {h['empty_regions']} empty, skew {h['region_skew']:.2f}")
+    criterion=(metric("book_hex_splits", "empty_regions")
+               == 0) & (metric("hex_string_split", "empty_regions") == 0)
+              & (metric("book_hex_splits", "region_skew")
+                 < 1.3) & (metric("hex_string_split", "region_skew") < 1.3))
 
 
-@scenario.claim(
+scenario.claim(
     "without a pre-split, one region server takes the writes",
     seed="003", section="Pre-Split Regions to Avoid Region Hotspots",
     quote="If certain region servers get hammered by very intensive write/read operations, "
           "HBase may drop that region server because the Zookeeper connection will timeout and "
           "``YouAreDeadException`` will be triggered. A better practice is to create a fixed "
           "number of regions and evenly distribute those regions across all the region servers",
-    needs=["no_presplit", "book_hex_splits"])
-def presplit_spreads(r):
-    n, b = r["no_presplit"], r["book_hex_splits"]
-    servers = r.options["servers"]
-    return (n["max_server_write_share"] >= 0.9
-            and b["max_server_write_share"] <= 1.5 / servers,
-            f"no_presplit: the busiest server took {n['max_server_write_share']:.1%} of writes "
-            f"({n['regions']} regions after its splits); book_hex_splits: "
-            f"{b['max_server_write_share']:.1%}")
+    criterion=(metric("no_presplit", "max_server_write_share") >= 0.9)
+              & (metric("book_hex_splits", "max_server_write_share") <= 1.5 / option("servers")))

@@ -13,6 +13,7 @@ clock moves on past the TTL, a minor compaction runs (where expired files go), t
 """
 
 from hsim.scenario import Scenario
+from hsim.scenario.criteria import metric
 
 MINUTE = 60_000
 
@@ -26,6 +27,7 @@ scenario = Scenario(
     config={"memstore_flush_size": 1 << 30, "global_memstore_size": 1 << 31,
             "compaction_min_files": 1000, "blocking_store_files": 100000},
     params={"updates": 10, "interval_min": 6, "ttl_min": 30, "sample": 200, "value_bytes": 100},
+    sweep={"updates": [5, 20]},
     ops_meaning="puts per variant (rows x updates)",
 )
 
@@ -116,108 +118,76 @@ scenario.bar_chart("space_after_major", "store file bytes before and after the m
                    ["bytes_before_major", "bytes_after_major"], unit="B")
 
 
-@scenario.claim(
+scenario.claim(
     "HBase keeps every version written until a compaction removes the excess",
     seed="000", section="Number of Versions > Maximum Number of Versions",
     quote="HBase does _not_ overwrite row values, but rather stores different values per row by "
           "time (and qualifier). Excess versions are removed during major compactions.",
-    needs=["versions_1"])
-def excess_versions(r):
-    v = r["versions_1"]
-    return (v["raw_cells_before_major"] > 2 * v["rows"]
-            and v["cells_per_live_row_after_major"] == 1 and v["versions_after_updates"] == 1,
-            f"VERSIONS 1: a Get returns {v['versions_after_updates']:.0f} version, yet the files "
-            f"hold {v['raw_cells_before_major']:,} cells for {v['rows']:,} rows until the major "
-            f"compaction leaves {v['cells_per_live_row_after_major']:.0f} per live row")
+    criterion=(metric("versions_1", "raw_cells_before_major") > 2 * metric("versions_1", "rows"))
+              & (metric("versions_1", "cells_per_live_row_after_major") == 1)
+              & (metric("versions_1", "versions_after_updates") == 1))
 
 
-@scenario.claim(
+scenario.claim(
     "many versions make big store files",
     seed="000", section="Number of Versions > Maximum Number of Versions",
     quote="It is not recommended setting the number of max versions to an exceedingly high "
           "level (e.g., hundreds or more) unless those old values are very dear to you because "
           "this will greatly increase StoreFile size.",
-    needs=["versions_1", "versions_10"])
-def many_versions(r):
-    one, ten = r["versions_1"]["bytes_after_major"], r["versions_10"]["bytes_after_major"]
-    return (ten > 4 * one,
-            f"after the major compaction: {ten:,} B with VERSIONS 10, {one:,} B with VERSIONS 1 "
-            f"({ten / one:.1f}x)")
+    criterion=metric("versions_10", "bytes_after_major")
+                     > 4 * metric("versions_1", "bytes_after_major"))
 
 
-@scenario.claim(
+scenario.claim(
     "a TTL expires every version of a row, the current one included",
     seed="000", section="Time To Live (TTL)",
     quote="ColumnFamilies can set a TTL length in seconds, and HBase will automatically delete "
           "rows once the expiration time is reached. This applies to _all_ versions of a row - "
           "even the current one.",
-    needs=["ttl"])
-def ttl_all(r):
-    v = r["ttl"]
-    return (v["versions_an_hour_later"] == 0 and v["raw_cells_after_major"] == 0,
-            f"TTL 30 min: {v['versions_after_updates']:.1f} versions visible right after the "
-            f"updates, {v['versions_an_hour_later']:.0f} an hour later; "
-            f"{v['raw_cells_after_major']} cells left after the major compaction")
+    criterion=(metric("ttl", "versions_an_hour_later")
+               == 0) & (metric("ttl", "raw_cells_after_major") == 0))
 
 
-@scenario.claim(
+scenario.claim(
     "store files holding only expired cells are dropped on minor compaction, unless "
     "MIN_VERSIONS is set",
     seed="000", section="Time To Live (TTL)",
     quote="Store files which contains only expired rows are deleted on minor compaction. "
           "Setting `hbase.store.delete.expired.storefile` to `false` disables this feature. "
           "Setting link:[minimum number of versions] to other than 0 also disables this.",
-    needs=["ttl", "ttl_min_versions"])
-def expired_files(r):
-    t, m = r["ttl"]["expired_files_dropped"], r["ttl_min_versions"]["expired_files_dropped"]
-    return (t > 0 and m == 0,
-            f"expired files dropped by a minor compaction: {t} with TTL, {m} with TTL and "
-            f"MIN_VERSIONS 2")
+    criterion=(metric("ttl", "expired_files_dropped") > 0)
+              & (metric("ttl_min_versions", "expired_files_dropped") == 0))
 
 
-@scenario.claim(
+scenario.claim(
     "MIN_VERSIONS keeps the newest versions past the TTL",
     seed="000", section="Number of Versions > Minimum Number of Versions",
     quote='allow configurations such as "keep the last T minutes worth of data, at most N '
           'versions, _but keep at least M versions around_" (where M is the value for minimum '
           'number of row versions, M<N).',
-    needs=["ttl_min_versions"])
-def min_versions(r):
-    v = r["ttl_min_versions"]
-    return (v["versions_an_hour_later"] == 2 and v["cells_per_live_row_after_major"] == 2,
-            f"TTL 30 min + MIN_VERSIONS 2: {v['versions_an_hour_later']:.0f} versions visible an "
-            f"hour later, {v['cells_per_live_row_after_major']:.0f} cells per row after the major")
+    criterion=(metric("ttl_min_versions", "versions_an_hour_later") == 2)
+              & (metric("ttl_min_versions", "cells_per_live_row_after_major") == 2))
 
 
-@scenario.claim(
+scenario.claim(
     "by default a delete hides older versions even from a point-in-time query",
     seed="000", section="Keeping Deleted Cells",
     quote="By default, delete markers extend back to the beginning of time. ... operations will "
           "not see a deleted cell (row or column), even when the Get or Scan operation "
           "indicates a time range before the delete marker was placed.",
-    needs=["versions_10"])
-def deletes_hide(r):
-    v = r["versions_10"]
-    return (v["deleted_now"] == 0 and v["deleted_point_in_time"] == 0,
-            f"VERSIONS 10, KEEP_DELETED_CELLS FALSE: a deleted row returns "
-            f"{v['deleted_now']:.0f} versions now and {v['deleted_point_in_time']:.0f} as of "
-            f"before the delete")
+    criterion=(metric("versions_10", "deleted_now")
+               == 0) & (metric("versions_10", "deleted_point_in_time") == 0))
 
 
-@scenario.claim(
+scenario.claim(
     "KEEP_DELETED_CELLS allows point-in-time queries in the presence of deletes",
     seed="000", section="Keeping Deleted Cells",
     quote="ColumnFamilies can optionally keep deleted cells. In this case, deleted cells can "
           "still be retrieved, as long as these operations specify a time range that ends "
           "before the timestamp of any delete that would affect the cells. This allows for "
           "point-in-time queries even in the presence of deletes.",
-    needs=["keep_deleted", "versions_10"])
-def keep_deleted(r):
-    k, d = r["keep_deleted"], r["versions_10"]
-    return (k["deleted_now"] == 0 and k["deleted_point_in_time"] > 0
-            and k["deleted_point_in_time_after_major"] > 0
-            and k["bytes_after_major"] > d["bytes_after_major"],
-            f"KEEP_DELETED_CELLS TRUE: a deleted row returns {k['deleted_now']:.0f} versions now, "
-            f"{k['deleted_point_in_time']:.0f} as of before the delete "
-            f"({k['deleted_point_in_time_after_major']:.0f} after the major compaction, which "
-            f"keeps {k['bytes_after_major']:,} B vs {d['bytes_after_major']:,} B without)")
+    criterion=(metric("keep_deleted", "deleted_now")
+               == 0) & (metric("keep_deleted", "deleted_point_in_time") > 0)
+              & (metric("keep_deleted", "deleted_point_in_time_after_major") > 0)
+              & (metric("keep_deleted", "bytes_after_major")
+                 > metric("versions_10", "bytes_after_major")))

@@ -525,6 +525,7 @@ class HFileReader:
             value = cache.get(key)
             if value is not None:
                 io.cache_hits += 1
+                io.chunk_hits += 1
                 return value
             io.cache_misses += 1
         magic, body = read_block(self.data, offset, self._decompress)
@@ -665,6 +666,7 @@ class HFileReader:
     def _in_chunk(self, bloom: CompoundBloomMeta, chunk_key, hash_key: bytes, io) -> bool:
         """CompoundBloomFilter.contains: the chunk whose first key is the last <= chunk_key."""
         i = bisect_right(bloom.first_keys, chunk_key) - 1
+        io.bloom_probes += 1
         return i >= 0 and hash_key in self._bloom_chunk(bloom, i, io)
 
     def passes_delete_family_bloom(self, row: bytes, io) -> bool:

@@ -44,6 +44,7 @@ class SourceRead:
     bytes_read: int = 0
     bloom_checks: int = 0
     bloom_negatives: int = 0
+    bloom_probes: int = 0
 
 
 @dataclass
@@ -73,7 +74,8 @@ class Explain:
                 continue
             bloom = "-"
             if s.bloom_checks:
-                bloom = f"{s.bloom_checks} check(s), " + (
+                probes = f" ({s.bloom_probes} probes)" if s.bloom_probes > s.bloom_checks else ""
+                bloom = f"{s.bloom_checks} check(s){probes}, " + (
                     f"{s.bloom_negatives} negative" if s.bloom_negatives else "passed")
             io = s.source == "memstore" or s.decision.startswith("skipped") and not s.bloom_checks
             out.append((s.family, s.source, s.decision,
@@ -149,6 +151,8 @@ def _file_decision(fio: IOCounters, sf, tr, mode: str) -> str:
             return f"skipped: all expired by TTL (cells {span})"
         return f"skipped: time range (cells {span})"
     if fio.files_skipped_bloom:
+        if sf.reader.bloom_type == "ROWCOL":  # neither the column nor a row delete
+            return "skipped: bloom filter (row/column not in file)"
         return "skipped: bloom filter (row not in file)"
     return "read"
 
@@ -211,6 +215,7 @@ def _explain(cluster, table, command, queries, run, mode: str, raw: bool) -> Exp
                 old.bytes_read += fio.bytes_read
                 old.bloom_checks += fio.bloom_checks
                 old.bloom_negatives += fio.bloom_negatives
+                old.bloom_probes += fio.bloom_probes
             else:
                 _, _, cells, visible = entry
                 seen += len(cells)

@@ -297,7 +297,8 @@ class Master:
                        compaction_bytes_read=rc.compaction_bytes_read,
                        compaction_bytes_written=rc.compaction_bytes_written,
                        blocks_read=rc.io.blocks_read, bytes_read=rc.io.bytes_read,
-                       bloom_checks=rc.io.bloom_checks, bloom_negatives=rc.io.bloom_negatives)
+                       bloom_checks=rc.io.bloom_checks, bloom_negatives=rc.io.bloom_negatives,
+                       chunk_cache_hits=rc.io.chunk_hits)
             for r in sorted(srv.regions.values(), key=lambda r: (r.table.name, r.start_key)):
                 stores = [_store_metrics(f, s) for f, s in r.stores.items()]
                 regions.append(RegionMetrics(
@@ -321,6 +322,7 @@ class Master:
                     agg["bytes_read"] += c.io.bytes_read
                     agg["bloom_checks"] += c.io.bloom_checks
                     agg["bloom_negatives"] += c.io.bloom_negatives
+                    agg["chunk_cache_hits"] += c.io.chunk_hits
             bc, wal = srv.block_cache, srv.wal
             agg.update(wal_files=len(wal.files), wal_bytes=wal.size,
                        wal_bytes_written=wal.bytes_written, wal_syncs=wal.syncs,
@@ -330,7 +332,8 @@ class Master:
                 name=srv.name, regions=len(srv.regions), read_requests=srv.read_requests,
                 write_requests=srv.write_requests, memstore_heap_bytes=srv.memstore_heap,
                 block_cache_hits=bc.hits, block_cache_misses=bc.misses,
-                block_cache_evictions=bc.evictions, block_cache_size=bc.size, **agg))
+                block_cache_evictions=bc.evictions, block_cache_size=bc.size,
+                read_rpcs=srv.read_rpcs, **agg))
         return ClusterMetrics(servers=servers, regions=regions)
 
 

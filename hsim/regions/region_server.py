@@ -20,6 +20,7 @@ class RegionServer:
         self.memstore_heap = 0
         self.read_requests = 0
         self.write_requests = 0
+        self.read_rpcs = 0
         self.global_flushes = 0
         # Store counters of regions that closed here (split parents): server totals keep them,
         # as a region server's metrics keep counting across its regions' lifetimes.
@@ -63,6 +64,8 @@ class RegionServer:
             self.check_global_memstore(region)
 
     def note_read(self, n: int = 1) -> None:
+        """One read request (a Get or a scanner batch) that returned n rows."""
+        self.read_rpcs += 1
         self.read_requests += n
 
     def check_global_memstore(self, region=None) -> None:

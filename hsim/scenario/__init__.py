@@ -6,10 +6,11 @@ claims; `hsim run NAME` (or `run_scenario`) runs it.
 """
 
 from hsim.scenario.context import START_MS, Run
+from hsim.scenario.criteria import metric, option
 from hsim.scenario.errors import ScenarioError, ScenarioFailed
 from hsim.scenario.model import Scenario, Variant
 from hsim.scenario.results import Report
 from hsim.scenario.runner import run_scenario
 
 __all__ = ["START_MS", "Report", "Run", "Scenario", "ScenarioError", "ScenarioFailed",
-           "Variant", "run_scenario"]
+           "Variant", "metric", "option", "run_scenario"]

@@ -39,6 +39,10 @@ def _parser() -> _Parser:
                    help="a scenario parameter (repeatable)")
     p.add_argument("--variants", help="run only these variants (comma-separated)")
     p.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
+    p.add_argument("--sensitivity", choices=("full", "costs", "off"), default="full",
+                   help="re-judge each claim with each cost unit x0.5 and x2 (costs), and "
+                        "also under two more seeds and the key parameters at the small size "
+                        "(full, the default)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--target", metavar="thrift://HOST:PORT",
                    help="also replay each variant's calls on this Thrift-1 server (a real "
@@ -114,7 +118,7 @@ def _run(argv: list[str]) -> int:
     show_progress = not args.no_progress and err.is_terminal
     kwargs = dict(ops=args.ops, seed=args.seed, scale=_scale(args.scale), servers=args.servers,
                   params=_params(args.param), variants=args.variants, out=out,
-                  plots=not args.no_plots)
+                  plots=not args.no_plots, sensitivity=args.sensitivity)
     if args.target:
         from hsim.scenario.target import run_on_target, to_markdown as target_markdown
 

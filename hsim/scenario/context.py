@@ -22,12 +22,9 @@ import random
 from hsim.clock import TickingClock
 from hsim.config import Config
 from hsim.scenario.errors import ScenarioError
-from hsim.workloads.costmodel import CostModel, CostReport, ServerLoad
+from hsim.workloads.costmodel import LOAD_FIELDS, CostModel, CostReport, ServerLoad
 
 START_MS = 1_700_000_000_000  # every run's clock starts here (2023-11-14T22:13:20Z)
-_LOAD_FIELDS = ("read_requests", "write_requests", "scan_rows", "cache_hits",
-                "blocks_read_from_disk", "bytes_flushed", "bytes_compacted_read",
-                "bytes_compacted_written", "wal_bytes")
 
 
 class Run:
@@ -50,6 +47,7 @@ class Run:
         self.ms_per_op = scenario.ms_per_op
         self.cost_model = cost_model or CostModel()
         self.metrics: dict = {}
+        self.priced: dict = {}  # key -> (loads, ops, measure, per): a cost to re-price
         self.labels: dict = {}
         self.units: dict = {}
         self.series: dict = {}
@@ -181,13 +179,32 @@ class Run:
     def io(self, since: list[ServerLoad] | None = None) -> dict:
         """The cluster's counts summed over servers (since an earlier `loads()`)."""
         loads = _delta(self.loads(), since)
-        return {f: sum(getattr(x, f) for x in loads) for f in _LOAD_FIELDS}
+        return {f: sum(getattr(x, f) for x in loads) for f in LOAD_FIELDS}
 
     def cost(self, since: list[ServerLoad] | None = None, ops: int | None = None,
              offered_ops_per_s: float | None = None) -> CostReport:
         """What the cost model makes of the work done (since an earlier `loads()`)."""
         return self.cost_model.evaluate(_delta(self.loads(), since), ops=ops,
                                         offered_ops_per_s=offered_ops_per_s)
+
+    def record_cost(self, key: str, since: list[ServerLoad] | None = None, *,
+                    ops: int | None = None, measure: str = "makespan_ms", per: float = 1,
+                    label: str | None = None, unit: str = "ms") -> float:
+        """Record what the cost model makes of the work done (since an earlier `loads()`):
+        `measure`, a CostReport field (makespan_ms, throughput_ops_per_s, mean_latency_ms),
+        divided by `per`. The counts are kept, so a sensitivity sweep re-prices this metric
+        under other unit costs without re-running anything."""
+        return self.record_priced(key, _delta(self.loads(), since), ops=ops, measure=measure,
+                                  per=per, label=label, unit=unit)
+
+    def record_priced(self, key: str, loads: list[ServerLoad], *, ops: int | None = None,
+                      measure: str = "makespan_ms", per: float = 1, label: str | None = None,
+                      unit: str = "ms") -> float:
+        """record_cost of counts the scenario gathered itself (e.g. only the Gets that hit)."""
+        self.priced[key] = (list(loads), ops, measure, per)
+        value = price(self.cost_model, loads, ops, measure, per)
+        self.record(key, value, label, unit)
+        return value
 
     def shared_rng(self) -> random.Random:
         """A generator that gives every variant the same numbers (the same records, the same
@@ -203,6 +220,17 @@ class Run:
                 from None
 
 
+def price(model: CostModel, loads, ops, measure: str, per: float = 1) -> float:
+    """One priced figure of a run's counts under `model`."""
+    if measure.startswith("p") and measure[1:].isdigit():
+        value = model.evaluate(loads, ops=ops).latency_percentile(float(measure[1:]))
+    elif measure == "foreground_ms":  # the servers' time serving requests, queueing left out
+        value = sum(model.foreground_ms(x) for x in loads)
+    else:
+        value = getattr(model.evaluate(loads, ops=ops), measure)
+    return value / per if per else value
+
+
 def _delta(now: list[ServerLoad], before: list[ServerLoad] | None) -> list[ServerLoad]:
     if not before:
         return now
@@ -213,5 +241,5 @@ def _delta(now: list[ServerLoad], before: list[ServerLoad] | None) -> list[Serve
         if b is None:
             out.append(x)
         else:
-            out.append(ServerLoad(x.server, *(getattr(x, f) - getattr(b, f) for f in _LOAD_FIELDS)))
+            out.append(ServerLoad(x.server, *(getattr(x, f) - getattr(b, f) for f in LOAD_FIELDS)))
     return out

@@ -44,8 +44,11 @@ def to_markdown(report) -> str:
     for i, c in enumerate(report.claims, 1):
         lines += [f"### {i}. {c.title}: **{c.verdict}**", "",
                   f"> {c.quote}", "",
-                  f"Seed {c.file} ({c.source_title}), section \"{c.section}\".", "",
-                  f"Measured: {c.detail}", ""]
+                  f"{c.source_title}, {c.section}"
+                  + (f" ({c.link})." if c.link else "."), "",
+                  f"Criterion (fixed before the run): {c.criterion}", "",
+                  f"Measured: {c.detail}", "",
+                  f"Sensitivity: {c.robustness}", ""]
     lines += ["## Comparison", ""]
     rows = comparison_rows(report)
     if rows:

@@ -7,9 +7,8 @@ variant, the seed claims it checks and any extra charts. The runner does the res
     @scenario.run
     def run(ctx, variant): ...           # ctx: hsim.scenario.context.Run
 
-    @scenario.claim("design a spreads writes", seed="000", section="...", quote="...")
-    def spreads(r):                       # r["a"]["metric"]: what ctx.record stored
-        return r["a"]["hotspot"] < 1.5, f"hotspot ratio {r['a']['hotspot']:.2f}"
+    scenario.claim("design a spreads writes", seed="000", section="...", quote="...",
+                   criterion=metric("a", "hotspot") < 1.5)   # metric: what ctx.record stored
 """
 
 from __future__ import annotations
@@ -19,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from hsim.config import Config
+from hsim.scenario.criteria import Criterion
 from hsim.scenario.errors import ScenarioError
 from hsim.scenario.seeds import seed_document
 
@@ -48,11 +48,11 @@ class SeedQuote:
     quote: str
 
     @property
-    def file(self) -> str:
+    def title(self) -> str:
         return seed_document(self.document)[0]
 
     @property
-    def title(self) -> str:
+    def link(self) -> str:
         return seed_document(self.document)[1]
 
 
@@ -60,8 +60,8 @@ class SeedQuote:
 class Claim:
     title: str
     seed: SeedQuote
-    check: Callable
-    needs: tuple  # variants the check reads; the claim is skipped when one was not run
+    criterion: Criterion  # declared before the run; the verdict is it, evaluated
+    needs: tuple  # variants it reads; the claim is skipped when one was not run
 
 
 @dataclass(frozen=True)
@@ -81,12 +81,15 @@ class Chart:
 class Scenario:
     """A named comparison. `sizes` maps size names to --ops values ("small" for tests and a
     "default" that runs in under a minute); `params` are the scenario's own --param options
-    with their defaults."""
+    with their defaults; `sweep` maps the key ones to the values a sensitivity sweep re-runs
+    the scenario with; `derive(params, ops)` fills in parameters whose default depends on the
+    run's size, so reports show the values used, never a placeholder."""
 
     def __init__(self, name: str, description: str, *, sizes: dict, servers: int = 3,
                  scale: float = 1 / 256, seed: int = 1, ms_per_op: int = 1,
                  config: dict | None = None, params: dict | None = None,
-                 ops_meaning: str = "operations per variant"):
+                 ops_meaning: str = "operations per variant", sweep: dict | None = None,
+                 derive: Callable | None = None):
         if not name or not description:
             raise ScenarioError("a scenario needs a name and a one-line description")
         if "default" not in sizes or "small" not in sizes:
@@ -101,6 +104,12 @@ class Scenario:
         self.config = _check_config(name, config or {})
         self.params = dict(params or {})
         self.ops_meaning = ops_meaning
+        self.sweep = dict(sweep or {})  # key parameter -> values the sensitivity sweep tries
+        self.derive = derive  # (params, ops) -> the parameters whose default depends on --ops
+        unknown = sorted(set(self.sweep) - set(self.params))
+        if unknown:
+            raise ScenarioError(f"scenario {name!r}: sweep names unknown parameter(s) "
+                                f"{', '.join(unknown)}")
         self.variants: list[Variant] = []
         self.claims: list[Claim] = []
         self.charts: list[Chart] = []
@@ -125,16 +134,17 @@ class Scenario:
         return fn
 
     def claim(self, title: str, *, seed: str, section: str, quote: str,
-              needs: tuple | list | None = None) -> Callable:
-        """Decorator: fn(results) -> (held, detail) checks one seed claim. `needs` lists the
-        variants it reads (default: all)."""
+              criterion: Criterion) -> Claim:
+        """A seed claim and its pre-registered criterion (hsim.scenario.criteria): the metrics,
+        comparisons and thresholds that decide it, fixed before any run."""
         src = SeedQuote(seed, section, quote)
-        src.file  # noqa: B018 -- an unknown document number fails at declaration
-
-        def add(fn):
-            self.claims.append(Claim(title, src, fn, tuple(needs) if needs else ()))
-            return fn
-        return add
+        src.title  # noqa: B018 -- an unknown document number fails at declaration
+        if not isinstance(criterion, Criterion):
+            raise ScenarioError(f"claim {title!r}: criterion must be built with "
+                                "hsim.scenario.criteria (metric(...) >= ...)")
+        c = Claim(title, src, criterion, tuple(sorted(criterion.variants())))
+        self.claims.append(c)
+        return c
 
     def bar_chart(self, name: str, title: str, metrics, unit: str = "") -> None:
         """A grouped bar chart of recorded metrics, one group per variant."""

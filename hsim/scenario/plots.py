@@ -60,8 +60,10 @@ def _requests_per_server(variants) -> Figure | None:
              if any(s[k] for v in variants for s in v.cluster["servers"])]
     if not kinds:
         return None
-    fig = Figure(figsize=(8, 3.2 * len(kinds)))
     servers = [s["name"] for s in variants[0].cluster["servers"]]
+    if len(servers) < 2:  # one server takes every request: nothing to compare
+        return None
+    fig = Figure(figsize=(8, 3.2 * len(kinds)))
     for i, kind in enumerate(kinds):
         ax = fig.add_subplot(len(kinds), 1, i + 1)
         series = []
@@ -89,8 +91,8 @@ def _requests_per_region(variants) -> Figure | None:
         regions = v.cluster["regions"]
         counts = [r["read_requests"] + r["write_requests"] for r in regions]
         ax.bar(range(len(regions)), counts, color=[colours[r["server"]] for r in regions])
-        ax.set_title(f"{v.name}: requests per region (key order, colour = server)",
-                     fontsize=9)
+        ax.set_title(f"{v.name}: rows read + writes per region (regions in key order, "
+                     "colour = server)", fontsize=9)
         ax.set_xticks([])
         ax.tick_params(labelsize=7)
     return fig
@@ -107,9 +109,9 @@ def _store_files_over_time(variants) -> Figure | None:
     fig = Figure(figsize=(8, 3 * len(panels)))
     for i, (key, title, scale) in enumerate(panels):
         ax = fig.add_subplot(len(panels), 1, i + 1)
-        for v in rows:
+        for j, v in enumerate(rows):
             ax.plot([t["ops"] for t in v.timeline], [t[key] / scale for t in v.timeline],
-                    label=v.name)
+                    label=v.name, **_line_style(j))
         ax.set_title(title, fontsize=10)
         ax.legend(fontsize=7)
     ax.set_xlabel("operations")
@@ -156,11 +158,17 @@ def _line_chart(variants, chart) -> Figure | None:
         return None
     fig = Figure(figsize=(8, 3.5))
     ax = fig.add_subplot(1, 1, 1)
-    for v in rows:
+    for i, v in enumerate(rows):  # markers and dashes keep overlapping lines apart
         pts = v.series[chart.series]
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=".", label=v.name)
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], label=v.name, **_line_style(i))
     ax.set_title(chart.title, fontsize=10)
     ax.set_xlabel(chart.xlabel)
     ax.set_ylabel(chart.ylabel)
     ax.legend(fontsize=7)
     return fig
+
+
+def _line_style(i: int) -> dict:
+    """Markers and dashes per line, so identical lines still show each variant."""
+    return {"marker": "os^vDx<>"[i % 8], "linestyle": ("-", "--", ":", "-.")[i % 4],
+            "markersize": 4, "alpha": 0.8}

@@ -32,18 +32,23 @@ class VariantResult:
     notes: list = field(default_factory=list)
     cluster: dict | None = None
     elapsed_s: float = 0.0
+    priced: dict = field(default_factory=dict)  # key -> the counts a cost metric priced
 
 
 @dataclass
 class ClaimResult:
     title: str
     document: str
-    file: str
+    link: str
     source_title: str
     section: str
     quote: str
+    criterion: str  # pre-registered: what decides the verdict
     held: bool | None  # None: a variant it needs was not run
-    detail: str
+    detail: str  # the criterion with the run's values
+    sensitivity: list = field(default_factory=list)  # {vary, value, verdict}
+    robust: bool = False  # held at the run and at every variation
+    robustness: str = "no sensitivity sweep"  # the one-line summary
 
     @property
     def verdict(self) -> str:
@@ -112,9 +117,13 @@ class Report:
             "ops_meaning": self.ops_meaning,
             "claims": [{
                 "title": c.title,
+                "criterion": c.criterion,
                 "verdict": c.verdict,
                 "detail": c.detail,
-                "seed": {"document": c.file, "what": c.source_title, "section": c.section,
+                "robust": c.robust,
+                "robustness": c.robustness,
+                "sensitivity": c.sensitivity,
+                "seed": {"title": c.source_title, "section": c.section, "link": c.link,
                          "quote": c.quote},
             } for c in self.claims],
             "variants": [{

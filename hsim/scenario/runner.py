@@ -16,9 +16,12 @@ from hsim.scenario.errors import ScenarioError, ScenarioFailed
 from hsim.scenario.loader import load_scenario
 from hsim.scenario.model import Scenario
 from hsim.scenario.results import ClaimResult, Report, VariantResult, jsonable
+from hsim.scenario.sensitivity import cost_sweep, rerun_sweep, summary
 from hsim.scenario.summary import cluster_summary
+from hsim.workloads.costmodel import CostModel
 
 MAX_OPS = 100_000_000
+SENSITIVITY = ("costs", "full", "off")
 
 
 def resolve_ops(scenario: Scenario, ops) -> tuple[int, str]:
@@ -84,11 +87,18 @@ def _positive(name: str, value, kind):
 
 def run_scenario(target, *, ops=None, seed=None, scale=None, servers=None, params=None,
                  variants=None, out=None, progress=None, plots: bool = True,
-                 cost_model=None, record: dict | None = None) -> Report:
+                 cost_model=None, record: dict | None = None,
+                 sensitivity: str = "costs") -> Report:
     """Run `target` (a scenario name, a path to a scenario file, or a Scenario) and return its
     Report; write report.json, report.md and the plots into `out` when given. `progress` is
     a callable (description, fraction) or None. `record`: a dict that receives, per variant,
-    (its client calls, its cluster), for a replay on a real target (hsim.scenario.target)."""
+    (its client calls, its cluster), for a replay on a real target (hsim.scenario.target).
+    `sensitivity`: "costs" re-judges each claim with each cost unit x0.5 and x2 (re-priced
+    counts, no re-run); "full" also re-runs at the "sweep" size (else "small", or the run's
+    own if smaller) under two more seeds and the
+    scenario's key parameter values; "off" skips both."""
+    if sensitivity not in SENSITIVITY:
+        raise ScenarioError(f"--sensitivity {sensitivity!r}: one of {', '.join(SENSITIVITY)}")
     scenario = target if isinstance(target, Scenario) else load_scenario(target)
     scenario.validate()
     n_ops, size = resolve_ops(scenario, ops)
@@ -97,7 +107,9 @@ def run_scenario(target, *, ops=None, seed=None, scale=None, servers=None, param
     servers = scenario.servers if servers is None else _positive("servers", servers, int)
     if servers > 64:
         raise ScenarioError(f"--servers must be at most 64: {servers}")
-    params = resolve_params(scenario, params)
+    given = params = resolve_params(scenario, params)
+    if scenario.derive is not None:
+        params = {**given, **scenario.derive(dict(given), n_ops)}
     chosen = _choose_variants(scenario, variants)
     options = {"ops": n_ops, "size": size, "seed": seed, "scale": scale, "servers": servers,
                "params": jsonable(params), "variants": [v.name for v in chosen]}
@@ -109,7 +121,20 @@ def run_scenario(target, *, ops=None, seed=None, scale=None, servers=None, param
                                     servers, params, progress, cost_model, record))
     report = Report(scenario.name, scenario.description, scenario.ops_meaning, options,
                     results, [])
-    report.claims = _check_claims(scenario, report)
+    model = cost_model or CostModel()
+    sweeps = [[] for _ in scenario.claims]
+    if sensitivity != "off":
+        sweeps = cost_sweep(scenario, report, model)
+    if sensitivity == "full":
+        def rerun(seed=seed, params=given):
+            size = scenario.sizes.get("sweep", scenario.sizes["small"])
+            return run_scenario(scenario, ops=min(n_ops, size), seed=seed, scale=scale,
+                                servers=servers,
+                                params=params, variants=options["variants"], plots=False,
+                                cost_model=cost_model, sensitivity="off")
+        for mine, more in zip(sweeps, rerun_sweep(scenario, report, rerun, given)):
+            mine.extend(more)
+    report.claims = _check_claims(scenario, report, sweeps)
     report.elapsed_s = time.perf_counter() - started
     if out is not None:
         write_report(report, scenario, Path(out), plots=plots)
@@ -159,32 +184,29 @@ def _run_variant(scenario, variant, index, count, ops, seed, scale, servers, par
     return VariantResult(variant.name, variant.description, dict(variant.config),
                          jsonable(variant.params), ctx.metrics, ctx.labels, ctx.units,
                          ctx.series, ctx.timeline, ctx.notes, summary,
-                         time.perf_counter() - t0)
+                         time.perf_counter() - t0, ctx.priced)
 
 
-def _check_claims(scenario: Scenario, report: Report) -> list:
+def _check_claims(scenario: Scenario, report: Report, sweeps: list) -> list:
     ran = {v.name for v in report.variants}
     results = report.results
     out = []
-    for c in scenario.claims:
+    for c, sweep in zip(scenario.claims, sweeps):
         s = c.seed
-        base = dict(title=c.title, document=s.document, file=s.file, source_title=s.title,
-                    section=s.section, quote=s.quote)
-        if (c.needs and not set(c.needs) <= ran) or (not c.needs and
-                                                     ran != {v.name for v in scenario.variants}):
+        base = dict(title=c.title, document=s.document, link=s.link, source_title=s.title,
+                    section=s.section, quote=s.quote, criterion=str(c.criterion))
+        if not set(c.needs) <= ran:
             out.append(ClaimResult(held=None, detail="needs variants that were not run", **base))
             continue
         try:
-            verdict = c.check(results)
+            held, detail = c.criterion.judge(results)
         except ScenarioError:
             raise
         except Exception as e:
             raise ScenarioFailed(scenario.name, f"claim {c.title!r}", e) from e
-        if not (isinstance(verdict, tuple) and len(verdict) == 2):
-            raise ScenarioError(f"claim {c.title!r} must return (held, detail), "
-                                f"not {verdict!r}")
-        held, detail = verdict
-        out.append(ClaimResult(held=bool(held), detail=str(detail), **base))
+        claim = ClaimResult(held=held, detail=detail, sensitivity=sweep, **base)
+        claim.robust, claim.robustness = summary(claim.verdict, sweep)
+        out.append(claim)
     return out
 
 

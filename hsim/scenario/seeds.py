@@ -1,21 +1,20 @@
-"""The seed documents a scenario's claims quote (the texts hsim was created from). A claim names
-one by its number; reports print the file and what it is."""
+"""The texts a scenario's claims quote. A claim names one by its number; reports cite it by
+title and section, with a link to the public page where one exists."""
 
 from __future__ import annotations
 
+BOOK = "https://hbase.apache.org/book.html#schema"
 SEED_DOCUMENTS = {
-    "000": ("000_9607e60d89c16ae9.txt",
-            "HBase reference guide, chapter 'HBase and Schema Design'"),
-    "001": ("001_dd5574bf32b89af3.txt",
-            "HBase reference guide, 'HBase and Schema Design' (earlier copy)"),
-    "002": ("002_46782ffc3dc2a29d.txt", "data-modelling chapter 'HBase Data Model'"),
-    "003": ("003_e03db1312486be55.txt", "best-practice notes 'Best Practices'"),
-    "004": ("004_dc27af7cae4f0bbc.txt", "table-design notes 'HBase Table Design'"),
+    "000": ("HBase Reference Guide, HBase and Schema Design", BOOK),
+    "001": ("HBase Reference Guide, HBase and Schema Design (an earlier edition)", BOOK),
+    "002": ("HBase Data Model (a data-modelling chapter)", ""),
+    "003": ("HBase Best Practices (practitioner notes)", ""),
+    "004": ("HBase Table Design (practitioner notes)", ""),
 }
 
 
 def seed_document(number: str) -> tuple[str, str]:
-    """(file name, description) of seed document `number` ("000" ... "004")."""
+    """(title, public link or "") of seed text `number` ("000" ... "004")."""
     from hsim.scenario.errors import ScenarioError
 
     try:

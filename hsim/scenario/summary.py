@@ -40,7 +40,7 @@ def cluster_summary(cluster, cost_model: CostModel, ops: int) -> dict:
         "write_requests": r.write_requests,
         "store_files": r.store_files,
         "store_file_bytes": r.store_file_bytes,
-    } for r in m.regions]
+    } for r in sorted(m.regions, key=lambda r: (r.table, r.start_key))]  # key order
     cost = cost_model.evaluate([ServerLoad.from_metrics(s) for s in m.servers], ops=ops or None)
     return {
         "servers": servers,

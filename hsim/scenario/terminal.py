@@ -41,9 +41,11 @@ def print_report(report, console: Console) -> None:
         style = {"held": "green", "did not hold": "red"}.get(c.verdict, "yellow")
         console.print(f"{i}. {escape(c.title)}: [{style} bold]{c.verdict}[/{style} bold]",
                       highlight=False)
-        console.print(escape(f"   seed {c.document}, \"{c.section}\": \"{c.quote}\""),
+        console.print(escape(f"   {c.source_title}, {c.section}: \"{c.quote}\""),
                       highlight=False, style="dim")
+        console.print(escape(f"   criterion: {c.criterion}"), highlight=False)
         console.print(escape(f"   measured: {c.detail}"), highlight=False)
+        console.print(escape(f"   sensitivity: {c.robustness}"), highlight=False)
     if report.out:
         console.print(escape(f"report: {report.out}/report.md, report.json"
                              + (f" and {len(report.plots)} plots" if report.plots else "")),

@@ -10,7 +10,7 @@ model, its parameters and where their defaults come from: docs/cost-model.md.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 
 
 @dataclass
@@ -18,15 +18,16 @@ class ServerLoad:
     """What one region server did during a run. Every field is a plain count."""
 
     server: str = ""
-    read_requests: int = 0  # gets and scan calls it served
-    write_requests: int = 0  # mutations it applied
-    scan_rows: int = 0  # rows its scanners returned
-    cache_hits: int = 0  # blocks served from the block cache
+    read_requests: int = 0  # read RPCs: Gets and scanner batches (one per `caching` rows)
+    write_requests: int = 0  # mutations it applied (each one RPC, one WAL append and sync)
+    scan_rows: int = 0  # rows its reads returned (a Get's row or a scanner's rows)
+    cache_hits: int = 0  # data blocks served from the block cache
     blocks_read_from_disk: int = 0  # blocks fetched from store files (cache misses)
     bytes_flushed: int = 0  # memstore bytes written out as store files
     bytes_compacted_read: int = 0
     bytes_compacted_written: int = 0
     wal_bytes: int = 0  # bytes appended to its write-ahead log
+    chunk_hits: int = 0  # index and bloom chunks looked up in the block cache
 
     @property
     def requests(self) -> int:
@@ -34,12 +35,19 @@ class ServerLoad:
         return self.read_requests + self.write_requests
 
     @classmethod
-    def from_metrics(cls, m, scan_rows: int = 0, wal_bytes: int = 0) -> "ServerLoad":
-        """From an hsim.metrics.ServerMetrics, which counts everything here except the rows
-        scanners returned and the WAL bytes; a runner that tracks those passes them in."""
-        return cls(m.name, m.read_requests, m.write_requests, scan_rows, m.block_cache_hits,
-                   m.blocks_read, m.bytes_flushed, m.compaction_bytes_read,
-                   m.compaction_bytes_written, wal_bytes)
+    def from_metrics(cls, m) -> "ServerLoad":
+        """From an hsim.metrics.ServerMetrics. Its read_requests counts rows (as HBase's
+        readRequestsCount does), so RPCs come from read_rpcs; its block cache hits include the
+        index and bloom chunks, which are priced apart. WAL bytes are every byte the server's
+        write-ahead log appended (SKIP_WAL mutations append none)."""
+        chunks = getattr(m, "chunk_cache_hits", 0)
+        return cls(m.name, getattr(m, "read_rpcs", m.read_requests), m.write_requests,
+                   m.read_requests, max(0, m.block_cache_hits - chunks), m.blocks_read,
+                   m.bytes_flushed, m.compaction_bytes_read, m.compaction_bytes_written,
+                   getattr(m, "wal_bytes_written", 0), chunks)
+
+
+LOAD_FIELDS = tuple(f.name for f in fields(ServerLoad) if f.name != "server")
 
 
 @dataclass(frozen=True)
@@ -117,27 +125,43 @@ class CostReport:
 
 @dataclass(frozen=True)
 class CostModel:
-    """Per-unit costs, all overridable. Defaults: docs/cost-model.md."""
+    """Per-unit costs, each one a unit of work HBase pays, all overridable. Where each default
+    comes from, and a worked example: docs/cost-model.md. A cached Get (one RPC, one row, a
+    bloom and an index chunk, one data block from the cache) comes to ~0.8 ms and a Get that
+    misses the cache to ~9.5 ms: the seeds' "~1 ms" and "~10 ms" are outputs, not inputs."""
 
-    request_ms: float = 0.1  # RPC and handler work per request (assumed)
-    scan_row_ms: float = 0.01  # per row a scanner returns (assumed)
-    cache_block_ms: float = 1.0  # per block from the block cache (seed 002: ~1 ms a hit)
-    disk_block_ms: float = 10.0  # per block from disk (seed 002: ~10 ms a miss)
-    disk_mb_per_s: float = 100.0  # sequential bytes: WAL, flush, compaction (assumed)
+    request_ms: float = 0.7  # RPC round trip and handler work, per request or scanner batch
+    scan_row_ms: float = 0.01  # per row read: the merge and query matcher work of one row
+    cache_block_ms: float = 0.05  # a data block from the block cache (tens of microseconds)
+    chunk_ms: float = 0.005  # an index or bloom chunk looked up in the block cache
+    disk_block_ms: float = 8.0  # a block read from disk: one random seek of a spinning disk
+    wal_sync_ms: float = 0.1  # per mutation: its share of a group-committed WAL sync
+    disk_mb_per_s: float = 100.0  # sequential bandwidth: WAL appends, flushes, compactions
     reference_utilization: float = 0.7  # pacing for latencies when no rate is given
+
+    UNITS = ("request_ms", "scan_row_ms", "cache_block_ms", "chunk_ms", "disk_block_ms",
+             "wal_sync_ms", "disk_mb_per_s")  # the priced units a sensitivity sweep varies
 
     def __post_init__(self):
         if self.disk_mb_per_s <= 0 or not 0 < self.reference_utilization < 1:
             raise ValueError("disk_mb_per_s must be > 0 and reference_utilization in (0, 1)")
-        if min(self.request_ms, self.scan_row_ms, self.cache_block_ms, self.disk_block_ms) < 0:
+        if min(getattr(self, u) for u in self.UNITS) < 0:
             raise ValueError("costs must not be negative")
 
+    def scaled(self, unit: str, factor: float) -> "CostModel":
+        """The same model with one unit multiplied by `factor`."""
+        if unit not in self.UNITS:
+            raise ValueError(f"no cost unit {unit!r} (units: {', '.join(self.UNITS)})")
+        return replace(self, **{unit: getattr(self, unit) * factor})
+
     def foreground_ms(self, load: ServerLoad) -> float:
-        """Time spent serving requests: their own work, the blocks they read, the WAL."""
+        """Time spent serving requests: RPCs, rows, the blocks and chunks they read, the WAL."""
         return (self.request_ms * (load.read_requests + load.write_requests)
                 + self.scan_row_ms * load.scan_rows
                 + self.cache_block_ms * load.cache_hits
+                + self.chunk_ms * load.chunk_hits
                 + self.disk_block_ms * load.blocks_read_from_disk
+                + self.wal_sync_ms * load.write_requests
                 + load.wal_bytes * self._ms_per_byte())
 
     def background_ms(self, load: ServerLoad) -> float:

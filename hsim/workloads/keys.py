@@ -300,6 +300,14 @@ class HashedPrefix(KeyDesign):
         key = self._ts(ts) + entity
         return hashlib.md5(key).digest()[: self.k] + key
 
+    def time_range_scans(self, start_ts, stop_ts, entities=None):
+        """A one-byte prefix has 256 values, and behind each one the keys are in time order:
+        256 bounded scans read only the range. Longer prefixes leave a full scan."""
+        if self.k != 1:
+            return FULL_SCAN.copy()
+        lo, hi = self._ts(start_ts), self._ts(stop_ts)
+        return [(bytes([p]) + lo, bytes([p]) + hi) for p in range(256)]
+
     def split_keys(self, regions, sample=None):
         return uniform_split_keys(regions, min(self.k, 2))
 

@@ -13,10 +13,10 @@ SCENARIOS = ["bloom_filters", "column_families", "compaction_io", "hotspotting",
 
 TINY = textwrap.dedent('''
     """A two-variant scenario for the tests."""
-    from hsim.scenario import Scenario
+    from hsim.scenario import Scenario, metric
 
     scenario = Scenario("tiny", "two tables, one pre-split", sizes={"small": 200, "default": 400},
-                        servers=2, params={"value": "x"})
+                        servers=2, params={"value": "x"}, sweep={"value": ["y"]})
     scenario.variant("one_region", "no split keys", splits=[])
     scenario.variant("two_regions", "split at m", splits=[b"m"])
 
@@ -30,11 +30,10 @@ TINY = textwrap.dedent('''
         ctx.admin.flush("t")
         ctx.record("share", ctx.cluster.metrics().hotspot_ratio("write"), "hotspot", "x")
 
-    @scenario.claim("splitting spreads writes", seed="000", section="Hotspotting",
-                    quote="Hotspotting occurs when a large amount of client traffic is directed "
-                          "at one node")
-    def spreads(r):
-        return r["two_regions"]["share"] < r["one_region"]["share"], "compared"
+    scenario.claim("splitting spreads writes", seed="000", section="Hotspotting",
+                   quote="Hotspotting occurs when a large amount of client traffic is directed "
+                         "at one node",
+                   criterion=metric("two_regions", "share") < metric("one_region", "share"))
 ''')
 
 
@@ -74,7 +73,14 @@ def test_run_writes_the_report_files(capsys, tiny, tmp_path):
     assert report["options"]["ops"] == 200 and report["options"]["servers"] == 2
     assert [v["name"] for v in report["variants"]] == ["one_region", "two_regions"]
     assert report["claims"][0]["verdict"] == "held"
-    assert report["claims"][0]["seed"]["document"] == "000_9607e60d89c16ae9.txt"
+    claim = report["claims"][0]
+    assert claim["seed"]["title"] == "HBase Reference Guide, HBase and Schema Design"
+    assert claim["criterion"] == "two_regions.share < one_region.share"
+    assert claim["detail"] == "two_regions.share = 1.04 < one_region.share = 2"
+    seeds = [s for s in claim["sensitivity"] if s["vary"] == "seed"]
+    assert len(seeds) == 2 and {"vary": "value", "value": "y", "verdict": "held"} in \
+        claim["sensitivity"] and len(claim["sensitivity"]) == 2 + 1 + 2 * 7
+    assert claim["robust"] is True and "robust: held at all 17 variations" in out
     md = (out_dir / "report.md").read_text()
     assert "# hsim scenario: tiny" in md and "**held**" in md
     assert "| hotspot | 2x |" in md
@@ -127,7 +133,8 @@ BAD_FILES = {
                       "unknown Config field(s) no_such_setting"),
     "fails.py": (TINY.replace('ctx.record("share"', 'ctx.record("share", 1 / 0) #'),
                  "failed in variant 'one_region': ZeroDivisionError"),
-    "bad_claim.py": (TINY.replace('r["two_regions"]["share"] <', 'r["two_regions"]["nope"] <'),
+    "bad_claim.py": (TINY.replace('metric("two_regions", "share")',
+                                  'metric("two_regions", "nope")'),
                      "recorded no metric 'nope'"),
 }
 
@@ -195,3 +202,17 @@ def test_the_example_in_the_docs_runs(capsys, tmp_path):
                         "--no-plots")
     assert rc == 0, err
     assert "hashed ids spread the writes: held" in out
+
+
+def test_docs_check_and_write_regenerate_the_marked_blocks(capsys, tmp_path):
+    doc = tmp_path / "doc.md"
+    doc.write_text("# x\n\n<!-- hsim:scenario presplit -->\nstale\n<!-- /hsim:scenario -->\n")
+    args = ["--ops", "800", "--sensitivity", "costs", str(doc)]
+    code, _, err = _run(capsys, "docs", "--check", *args)
+    assert code == 1 and "presplit" in err and doc.read_text().count("stale") == 1
+    code, out, _ = _run(capsys, "docs", "--write", *args)
+    assert code == 0 and "1 block(s) rewritten" in out
+    text = doc.read_text()
+    assert "| Bytes.split cuts the hex range at the book's split points | held |" in text
+    assert text.startswith("# x\n\n<!-- hsim:scenario presplit -->\n`hsim run presplit`")
+    assert _run(capsys, "docs", "--check", *args)[0] == 0

@@ -25,9 +25,14 @@ def test_hotspotting_timestamp_keys_hit_one_server_hashed_keys_spread():
     for design in ("salted", "hashed_prefix", "reversed", "field_swap"):
         assert r[design]["write_hotspot_ratio"] < 1.5, design
     assert r["salted"]["write_throughput"] > 3 * r["timestamp_lead"]["write_throughput"]
-    # reads: one scan per salt, one scan for the timestamp; hashing loses time order
+    # reads: one scan per salt, one scan for the timestamp, one per value of the hash byte;
+    # reversing loses time order (a full scan)
     assert r["salted"]["time_range_scans"] == 16 and r["timestamp_lead"]["time_range_scans"] == 1
-    assert r["hashed_prefix"]["time_range_rows_read"] == 4000
+    h = r["hashed_prefix"]
+    assert h["time_range_scans"] == 256 and h["time_range_rows_read"] == h["time_range_rows_wanted"]
+    assert r["reversed"]["time_range_rows_read"] == 4000
+    # salting's read cost in simulated time: 16 scans take longer than one
+    assert r["salted"]["time_range_read_ms"] > r["timestamp_lead"]["time_range_read_ms"]
     assert len({v["time_range_rows_wanted"] for v in r.values()}) == 1  # every design finds them
 
 
@@ -75,7 +80,8 @@ def test_compaction_io_trades_write_amplification_for_fewer_files():
 def test_column_families_flush_all_drags_small_families():
     r = results("column_families")
     flush_all, per_family = r["three_flush_all"], r["three_per_family"]
-    assert flush_all["flushes_small"] == flush_all["flushes_big"]
+    # a region whose small families got no row since the last flush has nothing to write
+    assert 0.9 * flush_all["flushes_big"] <= flush_all["flushes_small"] <= flush_all["flushes_big"]
     assert per_family["flushes_small"] < flush_all["flushes_small"] / 2
     assert flush_all["small_flush_bytes"] < 0.1 * flush_all["big_flush_bytes"]
     assert flush_all["files_written"] > per_family["files_written"]
@@ -157,3 +163,24 @@ def test_index_size_says_which_claims_hold_for_which_index_keys():
     hbase2 = [v for t, v in verdicts.items() if "(HBase 2's shortened keys)" in t]
     assert full == ["held"] and hbase2 == ["did not hold"]
     assert verdicts["compression makes for larger indices"] == "did not hold"
+
+
+@pytest.mark.parametrize("name", ["hotspotting", "presplit", "compaction_io", "column_families",
+                                  "bloom_filters", "versions_ttl", "tall_vs_wide", "log_data",
+                                  "ycsb", "index_size"])
+def test_every_claim_has_a_criterion_and_a_cost_sensitivity_sweep(name):
+    from hsim.scenario.loader import load_scenario
+    from hsim.workloads.costmodel import CostModel
+
+    scenario = load_scenario(name)
+    claims = run(name).to_dict()["claims"]
+    assert len(claims) == len(scenario.claims) > 0
+    for declared, c in zip(scenario.claims, claims):
+        assert c["criterion"] == str(declared.criterion) and c["criterion"]
+        assert c["verdict"] in ("held", "did not hold")
+        assert [(s["vary"], s["value"]) for s in c["sensitivity"]] == \
+            [(u, f) for u in CostModel.UNITS for f in ("x0.5", "x2")]
+        flips = [s for s in c["sensitivity"] if s["verdict"] != "held"]
+        assert c["robust"] == (c["verdict"] == "held" and not flips)
+        assert c["robustness"].startswith("robust" if c["robust"] else ("depends", "did not"))
+    assert all(scenario.sweep.values())  # each names its key parameter(s) to re-run over

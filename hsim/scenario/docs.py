@@ -1,0 +1,98 @@
+"""`hsim docs --check` / `hsim docs --write`: the verdicts quoted in README.md and
+docs/scenarios.md come from runs, so they cannot go stale.
+
+A marked block in a Markdown file
+
+    <!-- hsim:scenario hotspotting -->
+    ...generated...
+    <!-- /hsim:scenario -->
+
+holds the claims table of `hsim run hotspotting` (default size and seed unless --ops says
+otherwise). `--write` regenerates every block; `--check` regenerates them and exits 1, naming
+the stale blocks, when a file differs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+from hsim.scenario.errors import ScenarioError
+
+FILES = ("README.md", "docs/scenarios.md")
+_BLOCK = re.compile(r"(<!-- hsim:scenario (?P<name>[\w.-]+) -->\n)(?P<body>.*?)"
+                    r"(<!-- /hsim:scenario -->)", re.S)
+
+
+def claims_block(report) -> str:
+    """A scenario's claims as the docs quote them: verdict, robustness, the measured criterion."""
+    o = report.options
+    lines = [f"`hsim run {report.scenario}` ({o['size']} size, {o['ops']:,} "
+             f"{report.ops_meaning}, seed {o['seed']}):", "",
+             "| claim | verdict | sensitivity |", "| --- | --- | --- |"]
+    for c in report.claims:
+        lines.append(f"| {_cell(c.title)} | {c.verdict} | {_cell(c.robustness)} |")
+    return "\n".join(lines) + "\n"
+
+
+def _cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def regenerate(text: str, run) -> tuple[str, list[str]]:
+    """(the text with every block regenerated, the names of the blocks that changed);
+    `run(name)` returns a scenario's Report."""
+    changed = []
+
+    def fill(m):
+        body = claims_block(run(m["name"]))
+        if body != m["body"]:
+            changed.append(m["name"])
+        return m[1] + body + m[4]
+
+    return _BLOCK.sub(fill, text), changed
+
+
+def main(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="hsim docs", description=__doc__.split("\n\n")[0])
+    mode = p.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--check", action="store_true", help="exit 1 if a block is stale")
+    mode.add_argument("--write", action="store_true", help="rewrite the blocks")
+    p.add_argument("--ops", default="default", help="the size to run each scenario at")
+    p.add_argument("--sensitivity", choices=("full", "costs", "off"), default="full")
+    p.add_argument("files", nargs="*", help=f"Markdown files (default: {', '.join(FILES)})")
+    args = p.parse_args(argv)
+    from hsim.scenario.runner import run_scenario
+
+    reports = {}
+
+    def run(name):
+        if name not in reports:
+            print(f"hsim docs: running {name}", file=sys.stderr)
+            reports[name] = run_scenario(name, ops=args.ops, plots=False,
+                                         sensitivity=args.sensitivity)
+        return reports[name]
+
+    stale = []
+    try:
+        for path in map(Path, args.files or FILES):
+            try:
+                text = path.read_text()
+            except OSError as e:
+                raise ScenarioError(f"{path}: {e.strerror or e}") from None
+            new, changed = regenerate(text, run)
+            if args.write and new != text:
+                path.write_text(new)
+            stale += [f"{path}: {name}" for name in changed]
+    except ScenarioError as e:
+        print(f"hsim docs: {e}", file=sys.stderr)
+        return 1
+    if args.check and stale:
+        print("hsim docs: stale blocks (run `hsim docs --write`):\n  " + "\n  ".join(stale),
+              file=sys.stderr)
+        return 1
+    print(f"hsim docs: {'wrote' if args.write else 'checked'} {len(reports)} scenario(s); "
+          f"{len(stale)} block(s) {'rewritten' if args.write else 'stale'}")
+    return 0
