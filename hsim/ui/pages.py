@@ -1,0 +1,64 @@
+"""What each page shows, as plain dicts for the templates: read under the cluster's lock so a
+page is one consistent moment of the cluster."""
+
+from __future__ import annotations
+
+from hsim.bytes import to_string_binary
+from hsim.errors import TableNotFoundError, UnknownRegionError
+
+
+def _key(k: bytes) -> str:
+    return to_string_binary(k)
+
+
+def master_status(cluster) -> dict:
+    m = cluster.metrics()
+    tables = {}
+    for r in m.regions:
+        t = tables.setdefault(r.table, {"name": r.table, "regions": 0, "requests": 0})
+        t["regions"] += 1
+        t["requests"] += r.read_requests + r.write_requests
+    return {"servers": m.servers, "tables": sorted(tables.values(), key=lambda t: t["name"]),
+            "now": cluster.clock.now(), "total_requests": m.total_requests}
+
+
+def table(cluster, name: str) -> dict:
+    with cluster.lock:
+        if name not in cluster.master.tables:
+            raise TableNotFoundError(name)
+        m = cluster.metrics()
+        regions = sorted((r for r in m.regions if r.table == name), key=lambda r: r.start_key)
+        rows = []
+        for r in regions:
+            rows.append({"name": r.name, "encoded": r.name.rstrip(".").rsplit(".", 1)[-1],
+                         "start": _key(r.start_key), "end": _key(r.end_key), "server": r.server,
+                         "reads": r.read_requests, "writes": r.write_requests,
+                         "store_files": r.store_files, "size": r.store_file_bytes,
+                         "memstore": r.memstore_heap_bytes})
+        top = max([x["reads"] + x["writes"] for x in rows] or [0]) or 1
+        for x in rows:
+            x["bar"] = round(100 * (x["reads"] + x["writes"]) / top)
+        return {"name": name, "regions": rows}
+
+
+def find_region(cluster, encoded: str):
+    for st in cluster.master.tables.values():
+        for r in st.locator.regions:
+            if r.encoded_name == encoded:
+                return r
+    raise UnknownRegionError(encoded)
+
+
+def region(cluster, encoded: str) -> dict:
+    with cluster.lock:
+        r = find_region(cluster, encoded)
+        stores = []
+        for fam, s in r.stores.items():
+            files = [{"name": sf.name, "size": sf.size, "cells": sf.entry_count}
+                     for sf in s.files]
+            stores.append({"family": _key(fam), "files": files})
+        return {"name": r.name, "encoded": r.encoded_name, "table": r.table.name,
+                "start": _key(r.start_key), "end": _key(r.end_key),
+                "server": r.server.name if r.server else "",
+                "reads": r.read_requests, "writes": r.write_requests,
+                "memstore": r.memstore_heap, "stores": stores}
