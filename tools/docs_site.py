@@ -32,6 +32,7 @@ REFERENCE = [
     ("hsim.scenario", "Scenarios: variants, claims, runs and reports."),
     ("hsim.workloads", "Row-key designs, request distributions, YCSB workloads, the cost model."),
     ("hsim.inspect", "The views inside the engine: HFiles, stores, explain."),
+    ("hsim.ui", "The web UI: HBase's Master and RegionServer pages over a live cluster."),
 ]
 
 # `hsim COMMAND`: (module, parser factory or None for a fixed usage text).
@@ -40,6 +41,8 @@ COMMANDS = {
     "run": ("hsim.scenario.cli", "_parser"),
     "serve": ("hsim.thrift.serve", "_parser"),
     "shell": ("hsim.shell.main", "_parser"),
+    "sweep": ("hsim.scenario.sweep", "_parser"),
+    "docs": ("hsim.scenario.docs", "_parser"),
 }
 
 

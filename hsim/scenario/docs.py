@@ -55,7 +55,7 @@ def regenerate(text: str, run) -> tuple[str, list[str]]:
     return _BLOCK.sub(fill, text), changed
 
 
-def main(argv: list[str]) -> int:
+def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="hsim docs", description=__doc__.split("\n\n")[0])
     mode = p.add_mutually_exclusive_group(required=True)
     mode.add_argument("--check", action="store_true", help="exit 1 if a block is stale")
@@ -63,7 +63,12 @@ def main(argv: list[str]) -> int:
     p.add_argument("--ops", default="default", help="the size to run each scenario at")
     p.add_argument("--sensitivity", choices=("full", "costs", "off"), default="full")
     p.add_argument("files", nargs="*", help=f"Markdown files (default: {', '.join(FILES)})")
-    args = p.parse_args(argv)
+    return p
+
+
+def main(argv: list[str]) -> int:
+    """`hsim docs --check | --write`."""
+    args = _parser().parse_args(argv)
     from hsim.scenario.runner import run_scenario
 
     reports = {}

@@ -32,6 +32,7 @@ class UIServer:
         self._thread.start()
 
     def stop(self) -> None:
+        """Stop serving and close the socket."""
         self._httpd.shutdown()
         self._httpd.server_close()
         self._thread.join()
@@ -44,6 +45,7 @@ class UIServer:
 
 
 def start(cluster, port: int = 0, host: str = "127.0.0.1") -> UIServer:
+    """Serve the UI for `cluster` on host:port (0: a free port) in a daemon thread."""
     return UIServer(cluster, host=host, port=port)
 
 
