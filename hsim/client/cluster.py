@@ -56,7 +56,8 @@ class Cluster:
         """Raise AssertionError naming every broken invariant: regions tile each table's key
         space, every region is on the server that lists it, memstore cells and store files lie
         in their region's range (reference halves included), memstore sizes equal their cells'
-        and add up per region and server, the block cache's books balance."""
+        and add up per region and server, the block cache's books balance, and the metrics report
+        what the servers hold."""
         from hsim.regions.invariants import problems
 
         with self.lock:

@@ -20,6 +20,7 @@ def problems(master) -> list[str]:
         heap = sum(r.memstore_heap for r in srv.regions.values())
         if heap != srv.memstore_heap:
             out.append(f"{srv.name}: memstore {srv.memstore_heap} != its regions' {heap}")
+    out += _metrics(master)
     for name, st in master.tables.items():
         regions = st.locator.regions
         out += _tiling(name, regions)
@@ -72,4 +73,21 @@ def _region(r) -> list[str]:
             out.append(f"{r.name}/{fam!r}: files not in sequence-id order")
     if heap != r.memstore_heap:
         out.append(f"{r.name}: memstore {r.memstore_heap} != its stores' {heap}")
+    return out
+
+
+def _metrics(master) -> list[str]:
+    """The metrics report what the servers hold: regions, store files and bytes, memstore,
+    block cache."""
+    out = []
+    for srv, m in zip(master.servers, master.metrics().servers):
+        regions = list(srv.regions.values())
+        stores = [s for r in regions for s in r.stores.values()]
+        held = (len(regions), sum(len(s.files) for s in stores), sum(s.size for s in stores),
+                srv.memstore_heap, srv.block_cache.size)
+        told = (m.regions, m.store_files, m.store_file_bytes, m.memstore_heap_bytes,
+                m.block_cache_size)
+        if held != told:
+            out.append(f"{srv.name}: metrics say {told} (regions, files, bytes, memstore, "
+                       f"cache), the server holds {held}")
     return out
