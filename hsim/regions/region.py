@@ -22,6 +22,7 @@ from hsim.engine.store import Store
 from hsim.errors import InvalidArgumentError, NoSuchColumnFamilyError, WrongRegionError
 from hsim.metrics import IOCounters
 from hsim.regions import flush_policy, split_policy
+from hsim.rowrange import RowRange
 
 _row_of = itemgetter(0)
 SKIP_WAL = Durability.SKIP_WAL
@@ -91,8 +92,13 @@ class Region:
     def flush_size(self) -> int:
         return self.table.memstore_flush_size or self.config.memstore_flush_size
 
+    @property
+    def keys(self) -> RowRange:
+        """The region's rows, [start_key, end_key)."""
+        return RowRange.half_open(self.start_key, self.end_key)
+
     def contains(self, row: bytes) -> bool:
-        return row >= self.start_key and (not self.end_key or row < self.end_key)
+        return self.keys.contains(row)
 
     def check_row_in_range(self, row: bytes) -> None:
         check_row(row)
@@ -201,10 +207,7 @@ class Region:
         if reversed:
             upper = start_row
             if self.end_key and (upper is None or upper >= self.end_key):
-                upper = None  # clipped below by the per-store bound
-                clip_hi = self.end_key
-            else:
-                clip_hi = None
+                upper = None  # from the store's last row; the region's range clips it below
             lower = stop_row
             if self.start_key and (lower is None or lower < self.start_key):
                 lower = None
@@ -212,14 +215,9 @@ class Region:
                               reversed=True, read_point=read_point,
                               files=None if files is None else files[f])
                        for f, s, q in ((f, self.stores[f], q) for f, q in queries.items())]
-            rows = _merge_rows(sources, reversed=True)
+            rows = self.keys.clip(_merge_rows(sources, reversed=True), reversed=True)
             if below is not None:
-                rows = _rows_below(rows, below)
-            if clip_hi is not None:
-                rows = ((r, c) for r, c in rows if r < clip_hi)
-            if self.start_key:
-                lo = self.start_key
-                rows = _takewhile_rows(rows, lambda r: r >= lo)
+                rows = RowRange(None, True, below, False).clip(rows, reversed=True)
         else:
             start = start_row
             if start is None or start < self.start_key:
@@ -362,17 +360,3 @@ def _group_rows(merged):
             yield row, parts[0]
         else:
             yield row, [c for p in parts for c in p]
-
-
-def _rows_below(rows, row: bytes):
-    """A reversed stream from `row` down, without `row` itself and anything above it."""
-    for item in rows:
-        if item[0] < row:
-            yield item
-
-
-def _takewhile_rows(rows, keep):
-    for row, cells in rows:
-        if not keep(row):
-            return
-        yield row, cells
