@@ -1,0 +1,24 @@
+"""HFile file-info keys: the names under which an HFile records its metadata (HFileInfo,
+HStoreFile, HFileWriterImpl), shared by the writer and the reader."""
+
+LONG_MAX = (1 << 63) - 1
+
+# File info keys (HFileInfo, HStoreFile, HFileWriterImpl).
+LASTKEY = b"hfile.LASTKEY"
+AVG_KEY_LEN = b"hfile.AVG_KEY_LEN"
+AVG_VALUE_LEN = b"hfile.AVG_VALUE_LEN"
+CREATE_TIME_TS = b"hfile.CREATE_TIME_TS"
+MAX_TAGS_LEN = b"hfile.MAX_TAGS_LEN"
+TAGS_COMPRESSED = b"hfile.TAGS_COMPRESSED"
+MAX_MEMSTORE_TS_KEY = b"MAX_MEMSTORE_TS_KEY"
+KEY_VALUE_VERSION = b"KEY_VALUE_VERSION"
+BLOOM_FILTER_TYPE = b"BLOOM_FILTER_TYPE"
+LAST_BLOOM_KEY = b"LAST_BLOOM_KEY"
+DELETE_FAMILY_COUNT = b"DELETE_FAMILY_COUNT"
+MAX_SEQ_ID_KEY = b"MAX_SEQ_ID_KEY"
+MAJOR_COMPACTION_KEY = b"MAJOR_COMPACTION_KEY"
+TIMERANGE = b"TIMERANGE"
+EARLIEST_PUT_TS = b"EARLIEST_PUT_TS"
+# hsim's one addition: the exact KeyValue bytes of the file's cells (sum of serialized_size),
+# which HBase does not record but the simulator reports.
+KEYVALUE_BYTES = b"hsim.KEYVALUE_BYTES"

@@ -1,0 +1,416 @@
+"""HFile v3 reader.
+
+The reader follows HFileReaderImpl: load-on-open on construction (not counted as I/O), then
+every data, leaf/intermediate index and bloom block is fetched through the block cache with key
+(file name, offset): a miss decodes the block and counts blocks_read and bytes_read (on-disk
+size), a hit counts cache_hits. What is cached for a data block is its decoded list of cells,
+accounted at its uncompressed size with header; that is what makes repeated reads fast.
+"""
+
+from __future__ import annotations
+
+import struct
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+from itertools import islice
+
+from hsim.cell import LATEST_TIMESTAMP, Cell
+from hsim.config import Config
+from hsim.engine import block as blk
+from hsim.engine.block import HEADER_SIZE, decode_cells, read_block, read_header
+from hsim.engine.block_index import (
+    first_on_row,
+    key_to_cell,
+    parse_key,
+    parse_mid_key_metadata,
+    parse_non_root,
+    parse_root,
+    search_key,
+)
+from hsim.engine.bloom import CompoundBloomMeta, rowcol_key
+from hsim.engine.codecs import ALGORITHM_NAMES, decompressor
+from hsim.engine.file_info import (
+    AVG_KEY_LEN,
+    AVG_VALUE_LEN,
+    BLOOM_FILTER_TYPE,
+    CREATE_TIME_TS,
+    DELETE_FAMILY_COUNT,
+    EARLIEST_PUT_TS,
+    KEYVALUE_BYTES,
+    KEY_VALUE_VERSION,
+    LASTKEY,
+    LONG_MAX,
+    MAJOR_COMPACTION_KEY,
+    MAX_MEMSTORE_TS_KEY,
+    MAX_SEQ_ID_KEY,
+    MAX_TAGS_LEN,
+    TIMERANGE,
+)
+from hsim.engine.trailer import (
+    TRAILER_SIZE,
+    FixedFileTrailer,
+    parse_file_info,
+    parse_time_range,
+)
+from hsim.schema import ColumnFamily
+
+_Q = struct.Struct(">q")
+_I = struct.Struct(">i")
+_NEG_LATEST = -LATEST_TIMESTAMP
+
+
+@dataclass(frozen=True)
+class BlockRecord:
+    """One block of a file as its header describes it (plus, for data blocks, its cells)."""
+
+    offset: int
+    block_type: str  # the magic, e.g. "DATABLK*"
+    on_disk_size: int  # header + compressed body + checksums
+    uncompressed_size: int  # body, uncompressed, without header
+    first_cell: Cell | None = None
+    cell_count: int = 0
+
+
+class HFileReader:
+    """Reads one HFile's bytes. The physical figures, all measured on the bytes:
+
+    - `size`: the whole file; `data_size`: data blocks on disk (headers, compressed bodies,
+      checksums); `uncompressed_data_size`: the same blocks uncompressed, with headers.
+    - `index_size`: root + intermediate + leaf index blocks, uncompressed, with headers: the
+      index HBase keeps in memory and reports (the trailer's uncompressedDataIndexSize plus
+      headers), which compression does not shrink; `index_on_disk_size`: as stored.
+    - `bloom_size`: the general bloom's chunks as HBase sizes them (folded) plus its meta.
+    - `keyvalue_bytes`: the sum of the cells' KeyValue lengths.
+    """
+
+    def __init__(self, data: bytes, name: str, family: ColumnFamily, config: Config,
+                 block_cache=None):
+        self.data = data
+        self.name = name
+        self.family = family
+        self.config = config
+        self.size = len(data)
+        self._cache = block_cache
+        self._data_cache = block_cache if family.block_cache else None
+        self._in_memory = family.in_memory
+        t = self.trailer = FixedFileTrailer.from_file(data)
+        self.compression = ALGORITHM_NAMES[t.compression_codec]
+        self._decompress = decompressor(self.compression)
+        self.entry_count = t.entry_count
+        self.index_levels = t.num_data_index_levels
+        self._walk_blocks()
+        self._load_on_open()
+
+    # --- load-on-open ---------------------------------------------------------------------------
+
+    def _walk_blocks(self) -> None:
+        """Read every block header once: where the data blocks are, and the size of each kind."""
+        data = self.data
+        end = len(data) - TRAILER_SIZE
+        self._headers: list[tuple[int, bytes, int, int]] = []
+        offsets, on_disk, uncompressed = [], [], []
+        pos = 0
+        while pos < end:
+            magic, size, body, _prev = read_header(data, pos)
+            self._headers.append((pos, magic, size, body))
+            if magic == blk.DATA:
+                offsets.append(pos)
+                on_disk.append(size)
+                uncompressed.append(body)
+            pos += size
+        self._offsets = offsets
+        self._on_disk = on_disk
+        self._uncompressed = uncompressed
+        self._position = {off: i for i, off in enumerate(offsets)}
+        self.data_block_count = len(offsets)
+        self.data_size = sum(on_disk)
+        self.uncompressed_data_size = sum(uncompressed) + HEADER_SIZE * len(offsets)
+        index_magics = (blk.LEAF_INDEX, blk.INTERMEDIATE_INDEX)
+        idx = [h for h in self._headers if h[1] in index_magics]
+        # The root block is the first block of the load-on-open section.
+        idx += [h for h in self._headers if h[0] == self.trailer.load_on_open_data_offset]
+        self.index_size = sum(HEADER_SIZE + h[3] for h in idx)  # uncompressed, as HBase reports
+        self.index_on_disk_size = sum(h[2] for h in idx)
+
+    def _load_on_open(self) -> None:
+        data, t = self.data, self.trailer
+        blocks = {}
+        for off, magic, _size, _body in self._headers:
+            if off >= t.load_on_open_data_offset:
+                blocks.setdefault(magic, off)
+        _, root = read_block(data, t.load_on_open_data_offset, self._decompress)
+        self._root_keys, self._root_offsets, self._root_sizes, pos = parse_root(
+            root, t.data_index_count)
+        self._mid_meta = parse_mid_key_metadata(root, pos) if self.index_levels > 1 else None
+        _, info_body = read_block(data, t.file_info_offset, self._decompress)
+        info = self.file_info = parse_file_info(info_body)
+        q = _Q.unpack
+        self.max_seq_id = q(info[MAX_SEQ_ID_KEY])[0] if MAX_SEQ_ID_KEY in info else 0
+        self.is_major = info.get(MAJOR_COMPACTION_KEY, b"\x00") != b"\x00"
+        self.create_time = q(info[CREATE_TIME_TS])[0] if CREATE_TIME_TS in info else 0
+        self.earliest_put_ts = (q(info[EARLIEST_PUT_TS])[0] if EARLIEST_PUT_TS in info
+                                else LATEST_TIMESTAMP)
+        self.delete_family_count = (q(info[DELETE_FAMILY_COUNT])[0]
+                                    if DELETE_FAMILY_COUNT in info else 0)
+        self.min_timestamp, self.max_timestamp = (parse_time_range(info[TIMERANGE])
+                                                  if TIMERANGE in info else (LONG_MAX, -1))
+        self.include_tags = MAX_TAGS_LEN in info
+        self.include_mvcc = _I.unpack(info.get(KEY_VALUE_VERSION, b"\0\0\0\0"))[0] == 1
+        self.max_memstore_ts = q(info[MAX_MEMSTORE_TS_KEY])[0] if MAX_MEMSTORE_TS_KEY in info else 0
+        self.keyvalue_bytes = q(info[KEYVALUE_BYTES])[0] if KEYVALUE_BYTES in info else 0
+        self.avg_key_len = _I.unpack(info[AVG_KEY_LEN])[0] if AVG_KEY_LEN in info else 0
+        self.avg_value_len = _I.unpack(info[AVG_VALUE_LEN])[0] if AVG_VALUE_LEN in info else 0
+        self.first_key = key_to_cell(self._root_keys[0]) if self._root_keys else None
+        self.last_key = key_to_cell(parse_key(info[LASTKEY])) if LASTKEY in info else None
+        self.first_row = self.first_key[0] if self.first_key is not None else None
+        self.last_row = self.last_key[0] if self.last_key is not None else None
+        self.bloom_type = info.get(BLOOM_FILTER_TYPE, b"NONE").decode()
+        self.bloom = self.delete_family_bloom = None
+        if blk.GENERAL_BLOOM_META in blocks:
+            _, body = read_block(data, blocks[blk.GENERAL_BLOOM_META], self._decompress)
+            self.bloom = CompoundBloomMeta(body, self.bloom_type)
+        if blk.DELETE_FAMILY_BLOOM_META in blocks:
+            _, body = read_block(data, blocks[blk.DELETE_FAMILY_BLOOM_META], self._decompress)
+            self.delete_family_bloom = CompoundBloomMeta(body, "ROW")
+        self.bloom_size = (self.bloom.byte_size + self.bloom.meta_size) if self.bloom else 0
+
+    # --- block fetches ------------------------------------------------------------------------
+
+    def _data_block(self, i: int, io) -> list:
+        cache = self._data_cache
+        if cache is not None:
+            key = (self.name, self._offsets[i])
+            cells = cache.get(key)
+            if cells is not None:
+                io.cache_hits += 1
+                return cells
+            io.cache_misses += 1
+        _, body = read_block(self.data, self._offsets[i], self._decompress)
+        cells = decode_cells(body, self.include_tags, self.include_mvcc)
+        io.blocks_read += 1
+        io.bytes_read += self._on_disk[i]
+        if cache is not None:
+            cache.put(key, cells, HEADER_SIZE + self._uncompressed[i], self._in_memory)
+        return cells
+
+    def _cached_block(self, offset: int, io, decode):
+        """An index or bloom block: always cached (when there is a cache), as HBase does."""
+        cache = self._cache
+        key = (self.name, offset)
+        if cache is not None:
+            value = cache.get(key)
+            if value is not None:
+                io.cache_hits += 1
+                io.chunk_hits += 1
+                return value
+            io.cache_misses += 1
+        magic, body = read_block(self.data, offset, self._decompress)
+        value = decode(body)
+        io.blocks_read += 1
+        size = read_header(self.data, offset)[1]
+        io.bytes_read += size
+        if cache is not None:
+            cache.put(key, value, HEADER_SIZE + len(body), self._in_memory)
+        return value
+
+    def _locate(self, key: tuple, io) -> int:
+        """The data block that holds `key` (or would): root, then any lower index levels."""
+        i = bisect_right(self._root_keys, key) - 1
+        if i < 0:
+            i = 0
+        if self.index_levels == 1:
+            return i
+        offset = self._root_offsets[i]
+        for _ in range(self.index_levels - 1):
+            keys, offsets, _sizes = self._cached_block(offset, io, parse_non_root)
+            j = bisect_right(keys, key) - 1
+            offset = offsets[j if j > 0 else 0]
+        return self._position[offset]
+
+    # --- reads ------------------------------------------------------------------------------------
+
+    def scan(self, start, io):
+        """Every cell >= start (a Cell or a cell-prefix tuple such as (row,)), in order."""
+        n = len(self._offsets)
+        if not n:
+            return
+        block = self._data_block
+        if start is None:
+            i, pos = 0, 0
+        else:
+            i = self._locate(search_key(start), io)
+            cells = block(i, io)
+            pos = bisect_left(cells, start)
+            if pos < len(cells):
+                yield from (islice(cells, pos, None) if pos else cells)
+            i += 1
+        while i < n:
+            yield from block(i, io)
+            i += 1
+
+    def seek_row(self, row: bytes, io):
+        """All cells of `row`, in order. Like HBase's scanner, running off the end of a block
+        loads the next one."""
+        n = len(self._offsets)
+        if not n:
+            return
+        key = first_on_row(row)
+        i = self._locate(key, io)
+        cells = self._data_block(i, io)
+        pos = bisect_left(cells, key)
+        while True:
+            end = len(cells)
+            while pos < end:
+                c = cells[pos]
+                if c[0] != row:
+                    return
+                yield c
+                pos += 1
+            i += 1
+            if i >= n:
+                return
+            cells = self._data_block(i, io)
+            pos = 0
+
+    def scan_reversed_rows(self, start_row: bytes | None, stop_row: bytes | None, io):
+        """(row, cells ascending) for rows in descending order, start_row inclusive, stop_row
+        exclusive (None: from the last row / down to the first)."""
+        n = len(self._offsets)
+        if not n:
+            return
+        block = self._data_block
+        if start_row is None:
+            i = n - 1
+            cells = block(i, io)
+            pos = len(cells)
+        else:
+            key = first_on_row(start_row + b"\x00")  # the first key after start_row
+            i = self._locate(key, io)
+            cells = block(i, io)
+            pos = bisect_left(cells, key)
+        cur_row = None
+        acc: list = []
+        while True:
+            while pos > 0:
+                pos -= 1
+                c = cells[pos]
+                r = c[0]
+                if r == cur_row:
+                    acc.append(c)
+                    continue
+                if acc:
+                    acc.reverse()
+                    yield cur_row, acc
+                if stop_row is not None and r <= stop_row:
+                    return
+                cur_row = r
+                acc = [c]
+            i -= 1
+            if i < 0:
+                break
+            cells = block(i, io)
+            pos = len(cells)
+        if acc:
+            acc.reverse()
+            yield cur_row, acc
+
+    def passes_bloom(self, row: bytes, qualifier: bytes | None, io) -> bool:
+        """StoreFileReader.passesGeneralRowBloomFilter / passesGeneralRowColBloomFilter.
+
+        A ROWCOL probe of one column also probes the row's empty qualifier (checkGeneralBloomFilter:
+        a row delete is a DeleteFamily marker with an empty qualifier, which the (row, column)
+        key would miss). Each probe looks in the chunk its own key falls in; probe keys and
+        chunk keys are first-on-row-col keys with an empty family, as HBase builds them."""
+        bloom = self.bloom
+        if bloom is None:
+            return True
+        io.bloom_checks += 1
+        if bloom.bloom_type == "ROWCOL":
+            if qualifier is None:
+                io.bloom_checks -= 1  # multi-column reads: HBase checks blooms at seek time
+                return True
+            if self._in_chunk(bloom, (row, b"", qualifier, _NEG_LATEST, -255),
+                              rowcol_key(row, qualifier), io) or \
+                    self._in_chunk(bloom, (row, b"", b"", _NEG_LATEST, -255),
+                                   rowcol_key(row, b""), io):
+                return True
+        elif self._in_chunk(bloom, row, row, io):
+            return True
+        io.bloom_negatives += 1
+        return False
+
+    def _in_chunk(self, bloom: CompoundBloomMeta, chunk_key, hash_key: bytes, io) -> bool:
+        """CompoundBloomFilter.contains: the chunk whose first key is the last <= chunk_key."""
+        i = bisect_right(bloom.first_keys, chunk_key) - 1
+        io.bloom_probes += 1
+        return i >= 0 and hash_key in self._bloom_chunk(bloom, i, io)
+
+    def passes_delete_family_bloom(self, row: bytes, io) -> bool:
+        """StoreFileReader.passesDeleteFamilyBloomFilter: may `row` have a DeleteFamily here?
+        HBase asks it in StoreFileScanner's lazy seeks, which hsim does not model: hsim's reads
+        never need it (a ROW bloom holds the rows of the markers too; a ROWCOL probe asks for
+        the row's empty qualifier). It answers for inspection and tests."""
+        if self.delete_family_count == 0:
+            return False
+        bloom = self.delete_family_bloom
+        if bloom is None:
+            return True
+        i = bisect_right(bloom.first_keys, row) - 1
+        return i >= 0 and row in self._bloom_chunk(bloom, i, io)
+
+    def _bloom_chunk(self, bloom: CompoundBloomMeta, i: int, io):
+        return self._cached_block(bloom.offsets[i], io, lambda body: bloom.chunk_filter(i, body))
+
+    def mid_key(self) -> Cell | None:
+        """HFileBlockIndex midkey(): the middle root entry, or leaf entry (N-1)/2 of a
+        multi-level index. A getMidpoint key, so its row may never have been written."""
+        if not self._root_keys:
+            return None
+        if self._mid_meta is None:
+            return key_to_cell(self._root_keys[len(self._root_keys) // 2])
+        offset, _size, entry = self._mid_meta
+        _, body = read_block(self.data, offset, self._decompress)
+        return key_to_cell(parse_non_root(body)[0][entry])
+
+    # --- inspection -------------------------------------------------------------------------------
+
+    def cells(self):
+        """Every cell of the file, block by block (no cache, no counters)."""
+        for off in self._offsets:
+            _, body = read_block(self.data, off, self._decompress)
+            yield from decode_cells(body, self.include_tags, self.include_mvcc)
+
+    def blocks(self) -> list[BlockRecord]:
+        """The data blocks: offset, sizes, first cell and cell count."""
+        out = []
+        for off, size, body_size in zip(self._offsets, self._on_disk, self._uncompressed):
+            _, body = read_block(self.data, off, self._decompress)
+            cells = decode_cells(body, self.include_tags, self.include_mvcc)
+            out.append(BlockRecord(off, blk.DATA.decode(), size, body_size,
+                                   cells[0] if cells else None, len(cells)))
+        return out
+
+    def all_blocks(self) -> list[BlockRecord]:
+        """Every block of the file in order, as its header describes it."""
+        return [BlockRecord(off, magic.decode("latin-1"), size, body)
+                for off, magic, size, body in self._headers]
+
+    def index_entries(self) -> list[tuple[int, int, int, tuple]]:
+        """(level, offset, on-disk size, key 5-tuple) of every index entry, root level first
+        (level 1 = root); no cache, no counters."""
+        out = [(1, o, s, k) for k, o, s in zip(self._root_keys, self._root_offsets,
+                                                 self._root_sizes)]
+        level_offsets = list(self._root_offsets)
+        for level in range(2, self.index_levels + 1):
+            nxt = []
+            for off in level_offsets:
+                _, body = read_block(self.data, off, self._decompress)
+                keys, offsets, sizes = parse_non_root(body)
+                out.extend((level, o, s, k) for k, o, s in zip(keys, offsets, sizes))
+                nxt.extend(offsets)
+            level_offsets = nxt
+        return out
+
+    def __repr__(self) -> str:
+        return (f"HFileReader({self.name}, {self.size} bytes, {self.entry_count} cells, "
+                f"{self.data_block_count} blocks, index {self.index_levels} level(s))")
