@@ -46,6 +46,7 @@ class Region:
         self.table = table  # a TableDescriptor (shared with the master; alter updates it)
         self.start_key = start_key  # b"" = from the first row
         self.end_key = end_key  # b"" = to the last row
+        self.keys = RowRange.half_open(start_key, end_key)  # the region's rows, fixed for life
         self.region_id = region_id
         self.config = config
         # RegionInfo.encodeRegionName: MD5 of the raw region name bytes; the name as text is
@@ -91,11 +92,6 @@ class Region:
     @property
     def flush_size(self) -> int:
         return self.table.memstore_flush_size or self.config.memstore_flush_size
-
-    @property
-    def keys(self) -> RowRange:
-        """The region's rows, [start_key, end_key)."""
-        return RowRange.half_open(self.start_key, self.end_key)
 
     def contains(self, row: bytes) -> bool:
         return self.keys.contains(row)

@@ -68,8 +68,7 @@ class RegionScanner:
                                     max_versions=self.max_versions, read_point=self.read_point,
                                     files=self.files, below=below)
             out = [cells for _row, cells in islice(rows, n)]
-            if hasattr(rows, "close"):
-                rows.close()  # the generator chain ends here; nothing stays open between batches
+            rows.close()  # the generator chain ends here; nothing stays open between batches
         if out:
             self.last_row = out[-1][0][0]
         if len(out) < n:

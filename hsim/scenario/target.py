@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlparse
 
+from hsim.client.requests import b
 from hsim.scenario.errors import ScenarioError
 
 _FAMILY_FIELDS = {"max_versions": "max_versions", "compression": "compression",
@@ -155,11 +156,11 @@ class Replay:
     def _put(self, table, a):
         if a["ttl_ms"] is not None:
             self.not_carried.add("cell TTLs")
-        self.conn.table(table).put(_b(a["row"]), a["data"], timestamp=a["timestamp"])
-        self.rows.setdefault(table, []).append(_b(a["row"]))
+        self.conn.table(table).put(b(a["row"]), a["data"], timestamp=a["timestamp"])
+        self.rows.setdefault(table, []).append(b(a["row"]))
 
     def _get(self, table, a):
-        t, row = self.conn.table(table), _b(a["row"])
+        t, row = self.conn.table(table), b(a["row"])
         if a.get("filter") is not None or a.get("time_range") is not None or a.get("raw"):
             self.not_carried.add("get filters, time ranges and raw reads")
         versions = a.get("max_versions") or 1
@@ -185,8 +186,8 @@ class Replay:
             pass
 
     def _delete_row(self, table, a):
-        self.conn.table(table).delete(_b(a["row"]), timestamp=a["timestamp"])
-        self.rows.setdefault(table, []).append(_b(a["row"]))
+        self.conn.table(table).delete(b(a["row"]), timestamp=a["timestamp"])
+        self.rows.setdefault(table, []).append(b(a["row"]))
 
     def _flush(self, table, a):
         self.not_carried.add("flushes (Thrift-1 has no flush)")
@@ -203,10 +204,6 @@ class Replay:
     def drop(self) -> None:
         for t in self.tables:
             self.conn.delete_table(t, disable=True)
-
-
-def _b(x) -> bytes:
-    return x if isinstance(x, bytes) else str(x).encode()
 
 
 def route(rows: list[bytes], starts: list[bytes]) -> list[int]:
@@ -327,6 +324,6 @@ def _predicted(log: list, cluster) -> dict:
     writes: dict[str, list[bytes]] = {}
     for kind, table, args in log:
         if kind in ("put", "delete_row"):
-            writes.setdefault(table, []).append(_b(args["row"]))
+            writes.setdefault(table, []).append(b(args["row"]))
     return {t: route(writes.get(t, []), [r.start_key for r in cluster.admin.regions(t)])
             for k, t, _ in log if k == "create_table"}
