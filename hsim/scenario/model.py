@@ -62,6 +62,7 @@ class Claim:
     seed: SeedQuote
     criterion: Criterion  # declared before the run; the verdict is it, evaluated
     needs: tuple  # variants it reads; the claim is skipped when one was not run
+    covers: tuple = ()  # numbers of the seed claims (docs/seed-coverage.md) it shows
 
 
 @dataclass(frozen=True)
@@ -134,15 +135,17 @@ class Scenario:
         return fn
 
     def claim(self, title: str, *, seed: str, section: str, quote: str,
-              criterion: Criterion) -> Claim:
+              criterion: Criterion, covers: tuple = ()) -> Claim:
         """A seed claim and its pre-registered criterion (hsim.scenario.criteria): the metrics,
-        comparisons and thresholds that decide it, fixed before any run."""
+        comparisons and thresholds that decide it, fixed before any run. `covers` numbers the
+        claims of the seed-coverage table this one shows."""
         src = SeedQuote(seed, section, quote)
         src.title  # noqa: B018 -- an unknown document number fails at declaration
         if not isinstance(criterion, Criterion):
             raise ScenarioError(f"claim {title!r}: criterion must be built with "
                                 "hsim.scenario.criteria (metric(...) >= ...)")
-        c = Claim(title, src, criterion, tuple(sorted(criterion.variants())))
+        c = Claim(title, src, criterion, tuple(sorted(criterion.variants())),
+                  tuple(int(n) for n in covers))
         self.claims.append(c)
         return c
 
