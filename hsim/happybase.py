@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import contextlib
 import threading
-import types
 
 import happybase as _happybase
 import happybase.connection as _hb_connection
@@ -38,6 +37,7 @@ __all__ = ["Connection", "ConnectionPool", "Table", "Batch", "NoConnectionsAvail
            "DEFAULT_HOST", "DEFAULT_PORT", "cluster", "server", "attach", "reset", "patch"]
 
 _lock = threading.Lock()
+_pool_lock = threading.Lock()  # one pool built at a time while the name is swapped
 _servers: dict[tuple, LoopbackServer] = {}
 _new_cluster = {"region_servers": 1, "config": None, "clock": None}
 
@@ -97,17 +97,25 @@ class Connection(_happybase.Connection):
         return f"<hsim.happybase.Connection {self.host}:{self.port}>"
 
 
-def _pool_init():
-    """happybase's own ConnectionPool.__init__, its global `Connection` bound to ours."""
-    init = _hb_pool.ConnectionPool.__init__
-    scope = dict(init.__globals__, Connection=Connection)
-    return types.FunctionType(init.__code__, scope, init.__name__, init.__defaults__,
-                              init.__closure__)
-
-
 class ConnectionPool(_hb_pool.ConnectionPool):
     __doc__ = _hb_pool.ConnectionPool.__doc__
-    __init__ = _pool_init()
+
+    def __init__(self, size, **kwargs):
+        """happybase's own ConnectionPool.__init__ (its checks, queue and first connection),
+        run while the name it builds connections with, `happybase.pool.Connection`, is ours."""
+        with _pool_lock, _bound(_hb_pool, "Connection", Connection):
+            super().__init__(size, **kwargs)
+
+
+@contextlib.contextmanager
+def _bound(module, name, value):
+    """`module.name` is `value` inside the block, and what it was after."""
+    saved = getattr(module, name)
+    setattr(module, name, value)
+    try:
+        yield
+    finally:
+        setattr(module, name, saved)
 
 
 # Where happybase binds the two names: the package, and the modules that use them.

@@ -53,9 +53,84 @@ class IOCounters:
 
 
 # --- metric records returned by cluster.metrics() ----------------------------------------------
-from dataclasses import asdict, dataclass, field  # noqa: E402
+from dataclasses import asdict, dataclass, field, fields  # noqa: E402
+from typing import NamedTuple  # noqa: E402
 
 _KEY_FIELDS = ("start_key", "end_key")
+
+
+class Metric(NamedTuple):
+    """One metric's schema: its name in hsim, unit, what it counts, and the name HBase exports
+    it under (MetricsRegionServerSource / MetricsRegionSource, "" where HBase has none)."""
+
+    name: str
+    unit: str  # "count", "bytes", "files", "requests", "blocks", "cells"
+    description: str
+    hbase: str = ""  # the RegionServer "Server" bean's attribute (MetricsRegionServerSource)
+
+
+# The metrics schema: every metric of every record, defined once. Columns: name, unit, the
+# name HBase's RegionServer bean exports it under ("-": none), what it counts.
+_SCHEMA = """
+memstore_data_bytes      bytes    -                       cell bytes in the MemStore (key + value)
+memstore_heap_bytes      bytes    memStoreSize            MemStore heap (cells + overhead)
+store_files              files    storeFileCount          HFiles in the stores
+store_file_bytes         bytes    storeFileSize           on-disk bytes of the HFiles
+index_bytes              bytes    storeFileIndexSize      block-index bytes of the HFiles
+bloom_bytes              bytes    staticBloomSize         bloom filter bytes of the HFiles
+flushes                  count    -                       MemStore flushes
+bytes_flushed            bytes    flushedOutputBytes      bytes written by flushes
+cells_flushed            cells    flushedCellsCount       cells written by flushes
+minor_compactions        count    -                       minor compactions (some of the files)
+major_compactions        count    -                       major compactions (all the files)
+compaction_files_read    files    -                       HFiles read by compactions
+compaction_bytes_read    bytes    compactedInputBytes     bytes read by compactions
+compaction_bytes_written bytes    compactedOutputBytes    bytes written by compactions
+cells_dropped_deleted    cells    -                       cells dropped under a delete marker
+cells_dropped_expired    cells    -                       cells compactions dropped past their TTL
+cells_dropped_versions   cells    -                       cells compactions dropped beyond VERSIONS
+markers_dropped          cells    -                       delete markers major compactions dropped
+expired_files_dropped    files    -                       whole HFiles dropped as expired
+blocks_read              blocks   -                       blocks read from the files ("disk")
+cache_hits               blocks   -                       block cache hits of the store's reads
+cache_misses             blocks   -                       block cache misses of the store's reads
+bloom_checks             count    -                       bloom filter checks
+bloom_negatives          count    -                       bloom checks that ruled a file out
+read_requests            requests readRequestCount        rows read (Gets and scanned rows)
+write_requests           requests writeRequestCount       mutations applied
+regions                  count    regionCount             regions open on the server
+compactions              count    -                       minor and major compactions
+block_cache_hits         blocks   blockCacheHitCount      block cache hits
+block_cache_misses       blocks   blockCacheMissCount     block cache misses
+block_cache_evictions    blocks   blockCacheEvictionCount blocks evicted from the cache
+block_cache_size         bytes    blockCacheSize          bytes held by the block cache
+bytes_read               bytes    -                       on-disk bytes of the blocks read
+wal_files                files    hlogFileCount           live WAL files (not yet archived)
+wal_bytes                bytes    hlogFileSize            bytes in the live WAL files
+wal_bytes_written        bytes    -                       every byte ever appended to the WAL
+wal_syncs                count    -                       WAL syncs
+wal_fsyncs               count    -                       WAL syncs that also fsync (FSYNC_WAL)
+wal_rolls                count    -                       WAL rolls
+wal_archived             files    -                       WAL files moved to oldWALs
+wal_forced_flushes       count    -                       flushes forced by maxlogs
+read_rpcs                requests -                       Get calls and scanner batches
+chunk_cache_hits         blocks   -                       of block_cache_hits: index/bloom chunks
+"""
+METRICS = {m.name: m for m in (
+    Metric(name, unit, description, "" if hbase == "-" else hbase)
+    for name, unit, hbase, description in (
+        line.split(None, 3) for line in _SCHEMA.strip().splitlines()))}
+
+
+def schema(record) -> tuple[Metric, ...]:
+    """The metrics of a record class or instance (StoreMetrics, RegionMetrics, ServerMetrics),
+    in field order."""
+    return tuple(METRICS[f.name] for f in fields(record) if f.name in METRICS)
+
+
+def describe(name: str) -> Metric:
+    """The schema of a metric by name (KeyError for a name no record has)."""
+    return METRICS[name]
 
 
 def printable_keys(d: dict) -> dict:
@@ -69,30 +144,30 @@ class StoreMetrics:
     """One column family's store in one region: memstore, files, flushes, compactions, reads."""
 
     family: str
-    memstore_data_bytes: int
-    memstore_heap_bytes: int
-    store_files: int
-    store_file_bytes: int
-    index_bytes: int
-    bloom_bytes: int
-    flushes: int
-    bytes_flushed: int
-    cells_flushed: int
-    minor_compactions: int
-    major_compactions: int
-    compaction_files_read: int
-    compaction_bytes_read: int
-    compaction_bytes_written: int
-    cells_dropped_deleted: int
-    cells_dropped_expired: int
-    cells_dropped_versions: int
-    markers_dropped: int
-    expired_files_dropped: int
-    blocks_read: int
-    cache_hits: int
-    cache_misses: int
-    bloom_checks: int
-    bloom_negatives: int
+    memstore_data_bytes: int = 0
+    memstore_heap_bytes: int = 0
+    store_files: int = 0
+    store_file_bytes: int = 0
+    index_bytes: int = 0
+    bloom_bytes: int = 0
+    flushes: int = 0
+    bytes_flushed: int = 0
+    cells_flushed: int = 0
+    minor_compactions: int = 0
+    major_compactions: int = 0
+    compaction_files_read: int = 0
+    compaction_bytes_read: int = 0
+    compaction_bytes_written: int = 0
+    cells_dropped_deleted: int = 0
+    cells_dropped_expired: int = 0
+    cells_dropped_versions: int = 0
+    markers_dropped: int = 0
+    expired_files_dropped: int = 0
+    blocks_read: int = 0
+    cache_hits: int = 0
+    cache_misses: int = 0
+    bloom_checks: int = 0
+    bloom_negatives: int = 0
 
     def to_dict(self) -> dict:
         """Every field by name (JSON-ready)."""
@@ -108,11 +183,11 @@ class RegionMetrics:
     start_key: bytes
     end_key: bytes
     server: str
-    read_requests: int
-    write_requests: int
-    memstore_heap_bytes: int
-    store_files: int
-    store_file_bytes: int
+    read_requests: int = 0
+    write_requests: int = 0
+    memstore_heap_bytes: int = 0
+    store_files: int = 0
+    store_file_bytes: int = 0
     stores: list = field(default_factory=list)
 
     def to_dict(self) -> dict:
@@ -129,40 +204,40 @@ class RegionMetrics:
 
 @dataclass
 class ServerMetrics:
-    """One region server: totals over its regions plus its block cache."""
+    """One region server: totals over its regions plus its block cache and WAL."""
 
     name: str
-    regions: int
-    read_requests: int
-    write_requests: int
-    memstore_heap_bytes: int
-    store_files: int
-    store_file_bytes: int
-    index_bytes: int
-    bloom_bytes: int
-    flushes: int
-    bytes_flushed: int
-    compactions: int
-    compaction_bytes_read: int
-    compaction_bytes_written: int
-    block_cache_hits: int
-    block_cache_misses: int
-    block_cache_evictions: int
-    block_cache_size: int
-    blocks_read: int
-    bytes_read: int
-    bloom_checks: int
-    bloom_negatives: int
-    wal_files: int = 0  # live WAL files (not yet archived)
-    wal_bytes: int = 0  # bytes in the live WAL files
-    wal_bytes_written: int = 0  # every byte ever appended
+    regions: int = 0
+    read_requests: int = 0
+    write_requests: int = 0
+    memstore_heap_bytes: int = 0
+    store_files: int = 0
+    store_file_bytes: int = 0
+    index_bytes: int = 0
+    bloom_bytes: int = 0
+    flushes: int = 0
+    bytes_flushed: int = 0
+    compactions: int = 0
+    compaction_bytes_read: int = 0
+    compaction_bytes_written: int = 0
+    block_cache_hits: int = 0
+    block_cache_misses: int = 0
+    block_cache_evictions: int = 0
+    block_cache_size: int = 0
+    blocks_read: int = 0
+    bytes_read: int = 0
+    bloom_checks: int = 0
+    bloom_negatives: int = 0
+    wal_files: int = 0
+    wal_bytes: int = 0
+    wal_bytes_written: int = 0
     wal_syncs: int = 0
     wal_fsyncs: int = 0
     wal_rolls: int = 0
-    wal_archived: int = 0  # files moved to oldWALs
-    wal_forced_flushes: int = 0  # region flushes forced by hbase.regionserver.maxlogs
-    read_rpcs: int = 0  # Get calls and scanner batches (read_requests counts rows)
-    chunk_cache_hits: int = 0  # of block_cache_hits: index and bloom chunks
+    wal_archived: int = 0
+    wal_forced_flushes: int = 0
+    read_rpcs: int = 0
+    chunk_cache_hits: int = 0
 
     def to_dict(self) -> dict:
         """Every field by name (JSON-ready)."""
@@ -254,3 +329,15 @@ class ClusterMetrics:
         """The inverse of `to_dict`; the "derived" section is recomputed, not read."""
         return cls(servers=[ServerMetrics(**s) for s in d["servers"]],
                    regions=[RegionMetrics.from_dict(r) for r in d["regions"]])
+
+
+def schema_markdown() -> str:
+    """The metrics reference table of docs/metrics.md, generated from the records' schema."""
+    out = []
+    for record in (ServerMetrics, RegionMetrics, StoreMetrics):
+        out += [f"### {record.__name__}", "", "| metric | unit | what it counts | HBase name |",
+                "| --- | --- | --- | --- |"]
+        out += [f"| `{m.name}` | {m.unit} | {m.description} | {f'`{m.hbase}`' if m.hbase else ''} |"
+                for m in schema(record)]
+        out.append("")
+    return "\n".join(out)
