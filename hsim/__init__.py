@@ -13,7 +13,8 @@ from hsim.clock import ManualClock, SystemClock, TickingClock
 from hsim.config import Config
 from hsim.durability import Durability
 from hsim.errors import (DoNotRetryError, FilterParseError, HsimError, IncompatibleFilterError,
-                         InvalidArgumentError, NoSuchColumnFamilyError, RegionTooBusyError,
+                         InvalidArgumentError, NoSuchColumnFamilyError, NotServingRegionError,
+                         RegionTooBusyError,
                          TableDisabledError, TableExistsError, TableNotDisabledError,
                          TableNotEnabledError, TableNotFoundError, UnknownRegionError,
                          WrongRegionError)
@@ -36,7 +37,7 @@ __all__ = [
     "Cell", "CellType", "LATEST_TIMESTAMP", "ManualClock", "SystemClock", "TickingClock", "Config",
     "Durability",
     "ColumnFamily", "TableDescriptor", "Cluster", "HsimError", "InvalidArgumentError",
-    "DoNotRetryError", "NoSuchColumnFamilyError", "TableNotFoundError", "TableExistsError",
+    "DoNotRetryError", "NoSuchColumnFamilyError", "NotServingRegionError", "TableNotFoundError", "TableExistsError",
     "TableNotDisabledError", "TableNotEnabledError", "TableDisabledError", "WrongRegionError",
     "RegionTooBusyError", "UnknownRegionError", "IncompatibleFilterError", "FilterParseError",
     "ConstraintError", "NamespaceExistError", "NamespaceNotFoundError",

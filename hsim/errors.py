@@ -72,6 +72,12 @@ class WrongRegionError(DoNotRetryError):
     hbase_exception = "org.apache.hadoop.hbase.regionserver.WrongRegionException"
 
 
+class NotServingRegionError(HsimError):
+    """A request sent to a region server for a region it does not hold (closed, moved, split)."""
+
+    hbase_exception = "org.apache.hadoop.hbase.NotServingRegionException"
+
+
 class RegionTooBusyError(HsimError):
     """The region's memstore is over its blocking size: writes wait for a flush."""
 

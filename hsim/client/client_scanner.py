@@ -10,8 +10,6 @@ that now holds the rows after the last one returned (before it, when reversed).
 
 from __future__ import annotations
 
-from hsim.regions.region_scanner import RegionScanner
-
 
 class ClientScanner:
     def __init__(self, table, start, stop, reversed, queries, filt, max_versions, caching,
@@ -34,9 +32,7 @@ class ClientScanner:
             now = self.table.cluster.tick()
             if self.scanner is None or self.scanner.closed_under_it:
                 self._open(now)
-            rows = self.scanner.next_rows(want)
-            if self.region.server is not None:
-                self.region.server.note_read(len(rows))
+            rows = self.region.server.scan(self.scanner, want)
             if rows:
                 last = rows[-1][0][0]
                 if self.reversed:
@@ -60,7 +56,7 @@ class ClientScanner:
         self.region = region
         # HBase ships the scan's filter to each region: a fresh copy per region scanner, which
         # is why PageFilter limits rows per region
-        self.scanner = RegionScanner(
+        self.scanner = region.server.open_scanner(
             region, self.pos, self.stop, self.queries, now, reversed=self.reversed,
             filt=None if self.filt is None else self.fresh_filter(self.filt),
             max_versions=self.max_versions, below=self.below)

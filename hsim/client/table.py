@@ -56,12 +56,8 @@ class Table:
         if type(row) is not bytes:
             row = b(row)
         region = self._state().locator.locate(row)
-        server = region.server  # taken first: the write may split the region
-        cells = region.mutate(row, entries, now,
-                              0 if durability is None else parse_durability(durability))
-        if server is not None:
-            server.note_write(region)
-        return cells
+        return region.server.mutate(region, row, entries, now,
+                                    0 if durability is None else parse_durability(durability))
 
     def _column(self, col) -> tuple[bytes, bytes]:
         fq = self._columns.get(col) if type(col) is bytes else None
@@ -310,10 +306,8 @@ class Table:
         region = self._region(row)
         if now is None:
             now = self.cluster.clock.now()
-        cells = region.get(row, queries, now, io, filt=filt, max_versions=max_versions or 1)
-        if region.server is not None:
-            region.server.note_read()
-        return cells
+        return region.server.get(region, row, queries, now, io, filt=filt,
+                                 max_versions=max_versions or 1)
 
     def exists(self, row, columns=None) -> bool:
         """Whether a get of the row (and columns) would return anything."""

@@ -175,6 +175,7 @@ class CatalogRegion(Region):
         super().__init__(DESCRIPTOR, b"", b"", 1, master.config)
         self.encoded_name = "1588230740"  # the fixed encoded name of hbase:meta,,1
         self.name = f"{META_TABLE},,1.{self.encoded_name}."
+        self.server = master.servers[0]  # the live server that carries hbase:meta's reads
         for name in sorted(master.tables):
             st = master.tables[name]
             for r in st.locator.regions:
