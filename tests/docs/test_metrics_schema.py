@@ -21,6 +21,7 @@ def test_every_metric_field_has_a_schema(record):
     assert counts == described
     for m in schema(record):
         assert m.unit in {"count", "bytes", "files", "requests", "blocks", "cells"}, m
+        assert set(m.levels) <= set("SRF"), m
         assert m.description, m
 
 
