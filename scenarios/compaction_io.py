@@ -28,7 +28,7 @@ scenario = Scenario(
     ops_meaning="operations per variant (90% puts, 10% gets)",
 )
 
-scenario.variant("no_compaction", "compaction.min 1000: flushes pile up",
+scenario.variant("no_compaction", "compaction.min 1,000: flushes pile up",
                  config={"compaction_min_files": 1000, "blocking_store_files": 100000})
 scenario.variant("default", "ratio 1.2, min 3, max 10 (HBase's defaults)", schema_update=True)
 scenario.variant("ratio_0.5", "compaction.ratio 0.5: stricter selection",
