@@ -17,7 +17,7 @@ from hsim.scenario.format import format_number  # noqa: E402
 
 _DPI = 90
 # Axis numbers in the reports' format: 12,000 rather than 12000.
-_NUMBERS = FuncFormatter(lambda y, _pos: format_number(int(y) if y == int(y) else y))
+_NUMBERS = FuncFormatter(lambda y, _pos: format_number(int(y)) if y == int(y) else f"{y:,g}")
 
 
 def draw_plots(report, scenario, out: Path) -> list[str]:
@@ -129,9 +129,10 @@ def _store_files_over_time(variants) -> Figure | None:
     fig = Figure(figsize=(8, 3 * len(panels)))
     for i, (key, title, scale) in enumerate(panels):
         ax = fig.add_subplot(len(panels), 1, i + 1)
-        for j, v in enumerate(rows):
-            ax.plot([t["ops"] for t in v.timeline], [t[key] / scale for t in v.timeline],
-                    label=v.name, **_line_style(j))
+        lines = _distinct_lines([(v.name, [(t["ops"], t[key] / scale) for t in v.timeline])
+                                 for v in rows])
+        for j, (label, pts) in enumerate(lines):
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], label=label, **_line_style(j))
         ax.set_title(title, fontsize=10)
         ax.legend(fontsize=7)
     ax.set_xlabel("operations")
@@ -179,14 +180,24 @@ def _line_chart(variants, chart) -> Figure | None:
         return None
     fig = Figure(figsize=(8, 3.5))
     ax = fig.add_subplot(1, 1, 1)
-    for i, v in enumerate(rows):  # markers and dashes keep overlapping lines apart
-        pts = v.series[chart.series]
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], label=v.name, **_line_style(i))
+    lines = _distinct_lines([(v.name, v.series[chart.series]) for v in rows])
+    for i, (label, pts) in enumerate(lines):  # markers and dashes keep overlaps apart
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], label=label, **_line_style(i))
     ax.set_title(chart.title, fontsize=10)
     ax.set_xlabel(chart.xlabel)
     ax.set_ylabel(chart.ylabel)
     ax.legend(fontsize=7)
     return fig
+
+
+def _distinct_lines(lines: list) -> list:
+    """(label, points) with identical lines drawn once, labelled with every variant they are,
+    so no line hides another."""
+    out: dict = {}
+    for name, pts in lines:
+        out.setdefault(tuple(map(tuple, pts)), []).append(name)
+    return [(", ".join(names) + (" (identical)" if len(names) > 1 else ""), list(pts))
+            for pts, names in out.items()]
 
 
 def _line_style(i: int) -> dict:

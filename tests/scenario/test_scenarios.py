@@ -147,6 +147,11 @@ def test_ycsb_mixes_and_costs():
     assert "scan" in r["E"]["mix"] and "rmw" in r["F"]["mix"]
     assert r["C"]["service_ms"] < r["E"]["service_ms"]
     assert r["C_hot_together"]["cache_hit_rate"] > r["C_hot_scattered"]["cache_hit_rate"]
+    assert r["C_hot_together"]["hot_blocks"] < r["C_hot_scattered"]["hot_blocks"]
+    # one data block per narrow Get; a wide row spans blocks, in the cache and on disk
+    assert r["C"]["get_hit_blocks"] <= 1.1 and r["C"]["get_miss_disk_reads"] < 1.5
+    assert r["C_wide"]["get_hit_blocks"] > 1.5 * r["C"]["get_hit_blocks"]
+    assert r["C_wide"]["get_miss_ms"] > r["C"]["get_miss_ms"]
     for v in r.values():
         assert v["throughput"] > 0 and v["p50_ms"] <= v["p95_ms"] <= v["p99_ms"]
 
