@@ -96,7 +96,7 @@ def run(ctx, variant):
             ctx.record("configured_rate", _configured(bloom, ctx.config.bloom_error_rate),
                        "configured false-positive rate", "%")
         if found:
-            ctx.note(f"{kind}: {found} of {gets} gets found a cell")
+            ctx.note(f"{kind}: {found:,} of {gets:,} gets found a cell")
 
 
 def _configured(bloom: str, err: float):

@@ -104,7 +104,7 @@ def run(ctx, variant):
     blocks = blocks_touched(ctx.cluster) - before
     disk = bytes_read(ctx.cluster) - before_bytes
     if rows != small_rows:
-        ctx.note(f"the small-data scan returned {rows} rows, {small_rows} written")
+        ctx.note(f"the small-data scan returned {rows:,} rows, {small_rows:,} written")
     ctx.record("small_scan_rows", rows, "small-data scan: rows")
     ctx.record("small_scan_regions", regions, "small-data scan: regions visited")
     ctx.record("small_scan_blocks", blocks, "small-data scan: blocks read")

@@ -79,7 +79,7 @@ def run(ctx, variant):
     ctx.record("split_lead_bytes", [r.start_key[0] for r in regions if r.start_key],
                "lead byte of each split key")
     ctx.note("rows per region: " + ", ".join(
-        f"[{_show(r.start_key)}, {_show(r.end_key)}) {c}" for r, c in zip(regions, counts)))
+        f"[{_show(r.start_key)}, {_show(r.end_key)}) {c:,}" for r, c in zip(regions, counts)))
 
 
 def _show(key: bytes) -> str:

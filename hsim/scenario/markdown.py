@@ -3,7 +3,7 @@ variants and the plots. Its one wall-clock line starts with "Elapsed:"."""
 
 from __future__ import annotations
 
-from hsim.scenario.format import format_value
+from hsim.scenario.format import format_params, format_scale, format_value
 
 
 def _cell(text) -> str:
@@ -33,11 +33,10 @@ def to_markdown(report) -> str:
              "| option | value |", "| --- | --- |",
              f"| ops | {o['ops']:,} ({o['size']} size; {_cell(report.ops_meaning)}) |",
              f"| seed | {o['seed']} |",
-             f"| scale | {o['scale']:.6g} (`Config().scaled(scale)`) |",
+             f"| scale | {format_scale(o['scale'])} (`Config().scaled(scale)`) |",
              f"| servers | {o['servers']} |"]
     if o["params"]:
-        params = ", ".join(f"{k}={v}" for k, v in o["params"].items())
-        lines.append(f"| params | {_cell(params)} |")
+        lines.append(f"| params | {_cell(format_params(o['params']))} |")
     lines += ["", "## Claims", ""]
     if not report.claims:
         lines += ["(this scenario checks no claims)", ""]

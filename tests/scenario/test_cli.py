@@ -76,14 +76,14 @@ def test_run_writes_the_report_files(capsys, tiny, tmp_path):
     claim = report["claims"][0]
     assert claim["seed"]["title"] == "HBase Reference Guide, HBase and Schema Design"
     assert claim["criterion"] == "two_regions.share < one_region.share"
-    assert claim["detail"] == "two_regions.share = 1.04 < one_region.share = 2"
+    assert claim["detail"] == "two_regions.share = 1.04 < one_region.share = 2.00"
     seeds = [s for s in claim["sensitivity"] if s["vary"] == "seed"]
     assert len(seeds) == 2 and {"vary": "value", "value": "y", "verdict": "held"} in \
         claim["sensitivity"] and len(claim["sensitivity"]) == 2 + 1 + 2 * 7
     assert claim["robust"] is True and "robust: held at all 17 variations" in out
     md = (out_dir / "report.md").read_text()
     assert "# hsim scenario: tiny" in md and "**held**" in md
-    assert "| hotspot | 2x |" in md
+    assert "| hotspot | 2.00x |" in md
     for png in report["plots"]:
         assert (out_dir / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert f"]({png})" in md
