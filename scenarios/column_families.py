@@ -120,7 +120,8 @@ scenario.claim(
     criterion=(metric("three_flush_all", "flushes_small")
                >= 0.9 * metric("three_flush_all", "flushes_big"))
               & (metric("three_flush_all", "small_flush_bytes")
-                 < 0.1 * metric("three_flush_all", "big_flush_bytes")))
+                 < 0.1 * metric("three_flush_all", "big_flush_bytes")),
+    covers=(1,))
 
 
 scenario.claim(
@@ -133,7 +134,8 @@ scenario.claim(
                > 1.5 * metric("three_per_family", "files_written"))
               & (metric("three_flush_all", "small_compactions")
                  > metric("three_per_family", "small_compactions"))
-              & (metric("three_flush_all", "io_bytes") > metric("three_per_family", "io_bytes")))
+              & (metric("three_flush_all", "io_bytes") > metric("three_per_family", "io_bytes")),
+    covers=(2,))
 
 
 scenario.claim(
@@ -145,7 +147,8 @@ scenario.claim(
     criterion=(metric("three_per_family", "small_scan_regions")
                > metric("separate_tables", "small_scan_regions"))
               & (metric("three_per_family", "small_scan_blocks")
-                 > metric("separate_tables", "small_scan_blocks")))
+                 > metric("separate_tables", "small_scan_blocks")),
+    covers=(4,))
 
 
 scenario.claim(
@@ -157,4 +160,5 @@ scenario.claim(
     criterion=(3 * metric("three_per_family", "small_scan_blocks")
                < metric("one_family", "small_scan_blocks"))
               & (10 * metric("three_per_family", "small_scan_bytes")
-                 < metric("one_family", "small_scan_bytes")))
+                 < metric("one_family", "small_scan_bytes")),
+    covers=(3,))

@@ -140,7 +140,8 @@ scenario.claim(
     criterion=(metric("tall", "one_file_bytes") - metric("wide", "one_file_bytes")
                < 0.05 * metric("wide", "one_file_bytes"))
               & (metric("wide", "one_file_bytes") - metric("tall", "one_file_bytes")
-                 < 0.05 * metric("wide", "one_file_bytes")))
+                 < 0.05 * metric("wide", "one_file_bytes")),
+    covers=(62,))
 
 
 scenario.claim(
@@ -150,7 +151,8 @@ scenario.claim(
           "1 million attributes, or 1 million rows with 1 columns apiece. Preference: Rows "
           "(generally speaking).",
     criterion=(metric("wide", "largest_region_vs_max") > 1.5)
-              & (metric("tall", "largest_region_vs_max") < 1.5))
+              & (metric("tall", "largest_region_vs_max") < 1.5),
+    covers=(60,))
 
 
 scenario.claim(
@@ -160,4 +162,5 @@ scenario.claim(
           "re-writing your data, but has the advantage of being I/O efficient.",
     criterion=(metric("middle", "heavy_all_blocks") < metric("tall", "heavy_all_blocks"))
               & (metric("middle", "heavy_all_ms") < metric("tall", "heavy_all_ms"))
-              & (metric("middle", "largest_region_vs_max") < 1.5))
+              & (metric("middle", "largest_region_vs_max") < 1.5),
+    covers=(61,))

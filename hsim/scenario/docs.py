@@ -62,6 +62,8 @@ def _parser() -> argparse.ArgumentParser:
     mode.add_argument("--write", action="store_true", help="rewrite the blocks")
     p.add_argument("--ops", default="default", help="the size to run each scenario at")
     p.add_argument("--sensitivity", choices=("full", "costs", "off"), default="full")
+    p.add_argument("--coverage", action="store_true",
+                   help="docs/seed-coverage.md only: where each seed claim is shown (no runs)")
     p.add_argument("files", nargs="*", help=f"Markdown files (default: {', '.join(FILES)})")
     return p
 
@@ -69,6 +71,8 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     """`hsim docs --check | --write`."""
     args = _parser().parse_args(argv)
+    if args.coverage:
+        return coverage_main(args.write)
     from hsim.scenario.runner import run_scenario
 
     reports = {}
@@ -100,4 +104,23 @@ def main(argv: list[str]) -> int:
         return 1
     print(f"hsim docs: {'wrote' if args.write else 'checked'} {len(reports)} scenario(s); "
           f"{len(stale)} block(s) {'rewritten' if args.write else 'stale'}")
+    return 0
+
+
+def coverage_main(write: bool) -> int:
+    """`hsim docs --coverage --check | --write`: docs/seed-coverage.md, from the scenarios'
+    `covers=` numbers (hsim.scenario.coverage)."""
+    from hsim.scenario import coverage
+    from hsim.scenario.loader import builtin_dir
+
+    try:
+        stale = coverage.sync(builtin_dir().parent, write)
+    except ScenarioError as e:
+        print(f"hsim docs: {e}", file=sys.stderr)
+        return 1
+    if stale and not write:
+        print(f"hsim docs: {coverage.PAGE} is stale (run `hsim docs --coverage --write`)",
+              file=sys.stderr)
+        return 1
+    print(f"hsim docs: {'wrote' if write and stale else 'checked'} {coverage.PAGE}")
     return 0
