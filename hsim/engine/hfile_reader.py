@@ -229,23 +229,36 @@ class HFileReader:
 
     # --- reads ------------------------------------------------------------------------------------
 
-    def scan(self, start, io):
-        """Every cell >= start (a Cell or a cell-prefix tuple such as (row,)), in order."""
+    def scan(self, start, io, cursor: list | None = None):
+        """Every cell >= start (a Cell or a cell-prefix tuple such as (row,)), in order.
+
+        `cursor` ([block number, its cells], updated as the scan moves) makes a later scan
+        from a key ahead a *reseek* (HFileScannerImpl.reseekTo): a key inside the block the
+        cursor holds is found there, with no index lookup and no block fetch."""
         n = len(self._offsets)
         if not n:
             return
         block = self._data_block
         if start is None:
-            i, pos = 0, 0
+            i = 0
         else:
-            i = self._locate(search_key(start), io)
-            cells = block(i, io)
+            held = None if cursor is None else cursor[1]
+            if held is not None and held[-1] >= start:
+                i, cells = cursor[0], held
+            else:
+                i = self._locate(search_key(start), io)
+                cells = block(i, io)
+                if cursor is not None:
+                    cursor[0], cursor[1] = i, cells
             pos = bisect_left(cells, start)
             if pos < len(cells):
                 yield from (islice(cells, pos, None) if pos else cells)
             i += 1
         while i < n:
-            yield from block(i, io)
+            cells = block(i, io)
+            if cursor is not None:
+                cursor[0], cursor[1] = i, cells
+            yield from cells
             i += 1
 
     def seek_row(self, row: bytes, io):

@@ -125,14 +125,17 @@ class Store:
 
     def scan(self, start_row: bytes | None, stop_row: bytes | None, query: ScanQuery, now: int,
              io: IOCounters, reversed: bool = False, read_point: int | None = None,
-             files: list | None = None):
+             files: list | None = None, cursors: dict | None = None):
         """(row, visible cells) for the rows of this family in [start_row, stop_row), or, when
         reversed, from start_row (inclusive) down to stop_row (exclusive).
 
         `read_point`: only cells written at or before it are seen (an open region scanner's
         MVCC read point; None when nothing was written since it opened). `files`: the store
         files the scanner holds (those of its opening plus those flushed since; the inputs of a
-        compaction stay its files until it closes), instead of the current ones."""
+        compaction stay its files until it closes), instead of the current ones. `cursors`:
+        one per file, kept by the caller across scans of one request, so that a scan opened
+        again further on (a filter's seek hint) reseeks each file instead of seeking anew, and
+        the files it skipped are counted once."""
         tr_min, tr_max = query.time_range
         cutoff = self._expired_cutoff(now, query.raw)
         use_memstore = self._memstore_passes(tr_min, tr_max)
@@ -144,15 +147,18 @@ class Store:
         if trace is not None:
             mark = len(trace)
             trace.append(("memstore", self.name, 0 if use_memstore else None))
+        reseek = bool(cursors)  # opened before in this request: skips were counted then
         chosen = []
         for sf in self.files if files is None else files:
             fio = io if trace is None else _traced(trace, self.name, sf)
             if not sf.overlaps(lo, None if hi is None else hi + (b"\x00" if reversed else b"")):
-                fio.files_skipped_key_range += 1
+                fio.files_skipped_key_range += not reseek
             elif not sf.passes_time_range(tr_min, tr_max, cutoff):
-                fio.files_skipped_time_range += 1
+                fio.files_skipped_time_range += not reseek
             else:
                 chosen.append((sf, fio))
+        if cursors is not None:
+            cursors[None] = True  # marks the first opening done
         match = UserMatcher(self.family, query, now).match
         if reversed:
             sources = []
@@ -165,7 +171,8 @@ class Store:
         else:
             sources = self.memstore.scan_sources(start_row) if use_memstore else []
             for sf, fio in chosen:
-                sources.append(sf.scan(start_row, fio))
+                sources.append(sf.scan(start_row, fio, None if cursors is None
+                                       else cursors.setdefault(sf, [None, None])))
             rows = scanner.rows_forward(sources, stop_row)
         if read_point is not None:
             rows = _as_of(rows, -read_point)

@@ -108,11 +108,11 @@ class StoreFile:
     def get_row(self, row: bytes, io) -> list:
         return list(self.reader.seek_row(row, io))
 
-    def scan(self, start_row: bytes | None, io):
+    def scan(self, start_row: bytes | None, io, cursor: list | None = None):
         lo = self.lo
         if lo is not None and (start_row is None or start_row < lo):
             start_row = lo
-        it = self.reader.scan(None if start_row is None else (start_row,), io)
+        it = self.reader.scan(None if start_row is None else (start_row,), io, cursor)
         return self.rows.clip(it) if self.hi is not None else it
 
     def scan_reversed_rows(self, start_row: bytes | None, stop_row: bytes | None, io):

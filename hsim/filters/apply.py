@@ -54,9 +54,16 @@ def fresh(filt: Filter) -> Filter:
 def next_row(filt: Filter, row: bytes, cells: list, max_versions: int | None = None):
     """Run `filt` over one row. Returns (kept cells or None, more): `more` is False once
     the filter has ended this region's scan (HBase's moreValues)."""
+    kept, more, _seek_row = _run_row(filt, row, cells, max_versions)
+    return kept, more
+
+
+def _run_row(filt: Filter, row: bytes, cells: list, max_versions: int | None):
+    """`next_row`, plus the row every family of this row was told to seek to (a hint beyond
+    the row, as FuzzyRowFilter and MultiRowRangeFilter give), or None."""
     filt.reset()
     if filt.filter_all_remaining() or filt.filter_row_key(row):
-        return None, not filt.filter_all_remaining()
+        return None, not filt.filter_all_remaining(), None
 
     results = []
     append = results.append
@@ -66,6 +73,7 @@ def next_row(filt: Filter, row: bytes, cells: list, max_versions: int | None = N
     cap = max_versions if max_versions is not None else -1
     col_family = col_qualifier = None  # the column INCLUDE counts are for
     col_count = 0
+    seeks = None  # family -> the later row its scanner was told to seek to
     i, n = 0, len(cells)
     while i < n:
         c = cells[i]
@@ -95,7 +103,15 @@ def next_row(filt: Filter, row: bytes, cells: list, max_versions: int | None = N
             append(c if transform is None else transform(c))
             i = _next_family(cells, i, n)
         elif rc is HINT:
-            i = _seek(cells, i, n, filt.get_next_cell_hint(c))
+            hint = filt.get_next_cell_hint(c)
+            if hint is not None and hint[0] > row:
+                # StoreScanner.reseek past this row: the rest of the family's cells here go
+                if seeks is None:
+                    seeks = {}
+                seeks[c[FAMILY]] = hint[0]
+                i = _next_family(cells, i, n)
+            else:
+                i = _seek(cells, i, n, hint)
         else:
             raise ValueError(f"unknown return code {rc!r}")
 
@@ -105,7 +121,10 @@ def next_row(filt: Filter, row: bytes, cells: list, max_versions: int | None = N
             results = []
     elif results and filt.filter_row():
         results = []
-    return (results or None), not filt.filter_all_remaining()
+    seek_row = None
+    if seeks is not None and len(seeks) == len({c[FAMILY] for c in cells}):
+        seek_row = min(seeks.values())  # every family seeks: the region scanner skips ahead
+    return (results or None), not filt.filter_all_remaining(), seek_row
 
 
 def apply_to_row(filt: Filter, row: bytes, cells: list, max_versions: int | None = None):
@@ -120,20 +139,33 @@ def scan_rows(
     rows: Iterable[tuple[bytes, list]],
     max_versions: int | None = None,
     reversed: bool = False,
+    reseek: Callable[[bytes], Iterator[tuple[bytes, list]]] | None = None,
 ) -> Iterator[tuple[bytes, list]]:
     """Filter one region's rows: yields (row, kept cells) and stops pulling rows as soon as
     the filter ends the scan. Call it once per region with a factory giving a fresh filter
     (e.g. `lambda: fresh(f)`), so that per-region state such as PageFilter's count starts
     over in every region. `reversed` tells the filter that rows come in descending order
-    (Scan.setReversed: PrefixFilter and InclusiveStopFilter end the scan the other way)."""
+    (Scan.setReversed: PrefixFilter and InclusiveStopFilter end the scan the other way).
+    `reseek(row)`, when given, reopens the rows from `row` on: a filter's seek hint past the
+    current row then skips the rows between unread, as HBase's StoreScanner.reseek does."""
     filt = filt_factory()
     if reversed:
         filt.set_reversed(True)
-    for row, cells in rows:
-        kept, more = next_row(filt, row, cells, max_versions)
-        if kept is not None:
-            yield row, kept
-        if not more:
+    rows = iter(rows)
+    while True:
+        for row, cells in rows:
+            kept, more, seek_row = _run_row(filt, row, cells, max_versions)
+            if kept is not None:
+                yield row, kept
+            if not more:
+                return
+            if seek_row is not None and reseek is not None and not reversed:
+                close = getattr(rows, "close", None)
+                if close is not None:
+                    close()
+                rows = reseek(seek_row)
+                break
+        else:
             return
 
 
