@@ -28,8 +28,8 @@ from hsim.scenario.errors import ScenarioError
 
 FILES = ("README.md", "docs/scenarios.md")
 _BLOCK = re.compile(r"(?P<open><!-- hsim:(?P<kind>scenario|figures) (?P<name>[\w.-]+)"
-                    r"(?P<keys>(?: [\w.-]+)*) -->\n)(?P<body>.*?)(?P<close><!-- /hsim:(?P=kind) -->)",
-                    re.S)
+                    r"(?P<keys>(?: [\w.-]+)*) -->\n)(?P<body>.*?)"
+                    r"(?P<close><!-- /hsim:(?P=kind) -->)", re.S)
 
 
 def claims_block(report) -> str:
@@ -50,7 +50,8 @@ def figures_block(report, keys: list[str]) -> str:
     if missing or not keys:
         raise ScenarioError(f"hsim:figures {report.scenario}: no variant recorded "
                             f"{', '.join(missing) or 'the metrics it names'}")
-    lines = [_heading(report), "", "| figure | " + " | ".join(_cell(v.name) for v in variants) + " |",
+    lines = [_heading(report), "",
+             "| figure | " + " | ".join(_cell(v.name) for v in variants) + " |",
              "| --- |" + " ---: |" * len(variants)]
     for label, values in comparison_rows(report, keys, variants):
         lines.append(f"| {_cell(label)} | " + " | ".join(_cell(x) for x in values) + " |")
