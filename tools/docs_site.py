@@ -33,6 +33,7 @@ REFERENCE = [
     ("hsim.metrics", "What `cluster.metrics()` returns, and the read-path counters."),
     ("hsim.bytes", "HBase's `Bytes` helpers: encodings, toStringBinary, split."),
     ("hsim.scenario", "Scenarios: variants, claims, runs and reports."),
+    ("hsim.scenario.format", "The reports' one number format, for any report writer."),
     ("hsim.workloads", "Row-key designs, request distributions, YCSB workloads, the cost model."),
     ("hsim.inspect", "The views inside the engine: HFiles, stores, explain."),
     ("hsim.ui", "The web UI: HBase's Master and RegionServer pages over a live cluster."),
