@@ -12,7 +12,7 @@ _i = struct.Struct(">i")
 _h = struct.Struct(">h")
 
 
-def to_bytes(x) -> bytes:
+def to_bytes(x: float) -> bytes:
     """Bytes.toBytes: an int becomes an 8-byte big-endian signed long, a str its UTF-8 bytes,
     a bool one byte (-1 for true, as Java's Bytes.toBytes(boolean)), bytes stay bytes."""
     if isinstance(x, bool):

@@ -6,6 +6,11 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from typing import Any
+
 MiB = 1 << 20
 GiB = 1 << 30
 LONG_MAX = (1 << 63) - 1
@@ -99,7 +104,7 @@ class Config:
             return self.increasing_policy_initial_size
         return 2 * self.memstore_flush_size
 
-    def replace(self, **changes) -> "Config":
+    def replace(self, **changes: Any) -> "Config":
         """A copy with some fields changed."""
         return dataclasses.replace(self, **changes)
 

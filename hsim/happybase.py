@@ -33,6 +33,13 @@ from happybase import DEFAULT_HOST, DEFAULT_PORT, Batch, NoConnectionsAvailable,
 
 from hsim.thrift.loopback import LoopbackClient, LoopbackServer, LoopbackTransport
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from hsim.client.cluster import Cluster
+    from hsim.clock import ManualClock, SystemClock, TickingClock
+    from hsim.config import Config
+
 __all__ = ["Connection", "ConnectionPool", "Table", "Batch", "NoConnectionsAvailable",
            "DEFAULT_HOST", "DEFAULT_PORT", "cluster", "server", "attach", "reset", "patch"]
 
@@ -46,7 +53,7 @@ def _address(host, port) -> tuple:
     return (host or DEFAULT_HOST, port or DEFAULT_PORT)
 
 
-def server(host=DEFAULT_HOST, port=DEFAULT_PORT) -> LoopbackServer:
+def server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> LoopbackServer:
     """The embedded Thrift server for (host, port): `.cluster`, `.handler` (open scanners)."""
     key = _address(host, port)
     found = _servers.get(key)
@@ -64,18 +71,19 @@ def server(host=DEFAULT_HOST, port=DEFAULT_PORT) -> LoopbackServer:
     return found
 
 
-def cluster(host=DEFAULT_HOST, port=DEFAULT_PORT):
+def cluster(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> Cluster:
     """The embedded cluster that connections to (host, port) use (created if need be)."""
     return server(host, port).cluster
 
 
-def attach(cluster, host=DEFAULT_HOST, port=DEFAULT_PORT) -> None:
+def attach(cluster: Cluster, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> None:
     """Serve `cluster` at (host, port) from now on."""
     with _lock:
         _servers[_address(host, port)] = LoopbackServer(cluster)
 
 
-def reset(region_servers: int = 1, config=None, clock=None) -> None:
+def reset(region_servers: int = 1, config: Config | None = None,
+          clock: ManualClock | TickingClock | SystemClock | None = None) -> None:
     """Forget every embedded cluster; new ones get these settings (clock: one clock object
     shared by the clusters created until the next reset, default a fresh TickingClock each)."""
     with _lock:

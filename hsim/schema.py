@@ -8,6 +8,11 @@ from dataclasses import dataclass, field
 
 from hsim.errors import DoNotRetryError, InvalidArgumentError
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from typing import Any
+
 FOREVER = None  # TTL => FOREVER (HConstants.FOREVER = Integer.MAX_VALUE seconds)
 _INT_MAX = 2**31 - 1
 BLOOM_TYPES = ("NONE", "ROW", "ROWCOL")
@@ -86,7 +91,7 @@ class ColumnFamily:
         """HStore.determineTTLFromFamily: FOREVER means no expiry, else seconds x 1000."""
         return None if self.ttl is None else self.ttl * 1000
 
-    def replace(self, **changes) -> "ColumnFamily":
+    def replace(self, **changes: Any) -> "ColumnFamily":
         """A copy with some settings changed."""
         return dataclasses.replace(self, **changes)
 

@@ -128,10 +128,10 @@ def run(ctx, variant):
                     label="simulated throughput", unit="ops/s")
     ctx.record_cost("service_ms", before, ops=ctx.ops, measure="foreground_ms", per=ctx.ops,
                     label="service time per operation")
-    for key, load, what in (("get_hit_ms", hits, "from the cache"),
-                            ("get_miss_ms", misses, "with a disk read")):
+    for count, key, load, what in (("get_hits", "get_hit_ms", hits, "from the cache"),
+                                   ("get_misses", "get_miss_ms", misses, "with a disk read")):
         n = load.read_requests
-        ctx.record(f"{key[:-3]}s", n, f"Gets {what}")
+        ctx.record(count, n, f"Gets {what}")
         if n:
             ctx.record_priced(key, [load], ops=n, measure="foreground_ms", per=n,
                               label=f"service time per Get {what}")

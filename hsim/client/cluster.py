@@ -15,12 +15,23 @@ from hsim.clock import TickingClock
 from hsim.config import Config
 from hsim.regions.master import Master
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from hsim.client.table import Table
+    from hsim.clock import ManualClock, SystemClock
+    from hsim.metrics import ClusterMetrics
+    from hsim.regions.recovery import CrashReport
+    from hsim.regions.region_server import RegionServer
+    from typing import ContextManager
+
 
 class Cluster:
     """A simulated HBase cluster: a master, region servers and one clock; `admin` for DDL,
     `table(name)` for data."""
 
-    def __init__(self, region_servers: int = 1, config: Config | None = None, clock=None):
+    def __init__(self, region_servers: int = 1, config: Config | None = None,
+                 clock: ManualClock | TickingClock | SystemClock | None = None):
         from hsim.client.admin import Admin
 
         self.config = config or Config()
@@ -36,18 +47,18 @@ class Cluster:
         that runs several Table calls is still one RPC)."""
         return self.clock.now() if self._request_depth else self.clock.tick()
 
-    def request(self):
+    def request(self) -> ContextManager[None]:
         """`with cluster.request():` one client request (a Thrift call, a shell statement):
         the lock held, the clock ticked once, and the Table calls inside it tick no further."""
         return _Request(self)
 
-    def table(self, name):
+    def table(self, name: str | bytes) -> Table:
         """The Table client for a table (str or bytes name)."""
         from hsim.client.table import Table
 
         return Table(self, name)  # checks and normalises the name
 
-    def metrics(self):
+    def metrics(self) -> ClusterMetrics:
         """A snapshot of every server's and region's counters (ClusterMetrics)."""
         with self.lock:
             return self.master.metrics()
@@ -70,14 +81,14 @@ class Cluster:
         """The region servers, in order."""
         return self.master.servers
 
-    def abort_region_server(self, index: int):
+    def abort_region_server(self, index: int) -> CrashReport:
         """MiniHBaseCluster.abortRegionServer: live server `index` dies; its regions are
         recovered from its WAL on the live servers. Returns a CrashReport (what was replayed,
         what was lost)."""
         with self.lock:
             return self.master.abort_server(index)
 
-    def start_region_server(self):
+    def start_region_server(self) -> RegionServer:
         """MiniHBaseCluster.startRegionServer: a new, empty live server (run
         `admin.balance()` to give it regions)."""
         with self.lock:

@@ -51,7 +51,8 @@ def fresh(filt: Filter) -> Filter:
     return copy.deepcopy(filt)
 
 
-def next_row(filt: Filter, row: bytes, cells: list, max_versions: int | None = None):
+def next_row(filt: Filter, row: bytes, cells: list,
+             max_versions: int | None = None) -> tuple[list | None, bool]:
     """Run `filt` over one row. Returns (kept cells or None, more): `more` is False once
     the filter has ended this region's scan (HBase's moreValues)."""
     kept, more, _seek_row = _run_row(filt, row, cells, max_versions)
@@ -127,7 +128,8 @@ def _run_row(filt: Filter, row: bytes, cells: list, max_versions: int | None):
     return (results or None), not filt.filter_all_remaining(), seek_row
 
 
-def apply_to_row(filt: Filter, row: bytes, cells: list, max_versions: int | None = None):
+def apply_to_row(filt: Filter, row: bytes, cells: list,
+                 max_versions: int | None = None) -> list | None:
     """The cells of one row that `filt` keeps, or None when it drops the row. `cells` are
     the row's visible cells in HBase order (families, columns, newest version first), up
     to the family's VERSIONS; `max_versions` is the request's per-column cap."""

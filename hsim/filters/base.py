@@ -66,12 +66,12 @@ class Filter:
         """True drops the whole row before any of its cells is looked at."""
         return False
 
-    def filter_cell(self, cell) -> ReturnCode:
+    def filter_cell(self, cell: Cell) -> ReturnCode:
         """Filter.filterCell: what to do with this cell (a ReturnCode: include, skip, next column,
         next row, ...)."""
         return ReturnCode.INCLUDE
 
-    def transform_cell(self, cell):
+    def transform_cell(self, cell: Cell) -> Cell:
         """Filter.transformCell: the cell as the client sees it (unchanged by default)."""
         return cell
 
@@ -91,7 +91,7 @@ class Filter:
         """True drops the row after all its cells were seen."""
         return False
 
-    def get_next_cell_hint(self, cell):
+    def get_next_cell_hint(self, cell: Cell) -> Cell | None:
         """Where to seek after SEEK_NEXT_USING_HINT; None means "just the next cell"."""
         return None
 

@@ -11,6 +11,11 @@ from hsim.cell import LATEST_TIMESTAMP, NO_TTL, Cell, CellType, to_bytes_arg
 from hsim.errors import InvalidArgumentError
 from hsim.filters.base import Filter, ReturnCode
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from collections.abc import Iterable
+
 INCLUDE = ReturnCode.INCLUDE
 NEXT_ROW = ReturnCode.NEXT_ROW
 SEEK = ReturnCode.SEEK_NEXT_USING_HINT
@@ -30,7 +35,7 @@ class FuzzyRowFilter(Filter):
 
     _STATE = {"done": False, "_row": None, "_code": INCLUDE, "_hint": None}
 
-    def __init__(self, pairs):
+    def __init__(self, pairs: list[tuple[bytes, bytes]]):
         self.pairs = []
         for key, mask in pairs:
             key, mask = to_bytes_arg(key), to_bytes_arg(mask)
@@ -42,7 +47,7 @@ class FuzzyRowFilter(Filter):
             self.pairs.append((bytes(k if m == 0 else 0 for k, m in zip(key, mask)), mask))
         self.done, self._row, self._code, self._hint = False, None, INCLUDE, None
 
-    def filter_cell(self, cell) -> ReturnCode:
+    def filter_cell(self, cell: Cell) -> ReturnCode:
         row = cell[0]
         if row != self._row:
             self._row, self._hint = row, None
@@ -59,7 +64,7 @@ class FuzzyRowFilter(Filter):
                     self.done, self._code = True, NEXT_ROW
         return self._code
 
-    def get_next_cell_hint(self, cell):
+    def get_next_cell_hint(self, cell: Cell) -> Cell | None:
         return None if self._hint is None else _first_on_row(cell, self._hint)
 
     def filter_all_remaining(self) -> bool:
@@ -99,7 +104,8 @@ class RowRange:
     """MultiRowRangeFilter.RowRange: rows from start_row to stop_row, each end inclusive or
     not; an empty start_row or stop_row leaves that end open."""
 
-    def __init__(self, start_row=b"", start_inclusive=True, stop_row=b"", stop_inclusive=False):
+    def __init__(self, start_row: bytes = b"", start_inclusive: bool = True,
+                 stop_row: bytes = b"", stop_inclusive: bool = False):
         self.start_row = to_bytes_arg(start_row or b"")
         self.stop_row = to_bytes_arg(stop_row or b"")
         self.start_inclusive = bool(start_inclusive)
@@ -162,7 +168,7 @@ class MultiRowRangeFilter(Filter):
 
     _STATE = {"done": False, "_hint": None}
 
-    def __init__(self, ranges):
+    def __init__(self, ranges: list[RowRange]):
         ranges = [r if isinstance(r, RowRange) else RowRange(*r) for r in ranges]
         if not ranges:
             raise InvalidArgumentError("MultiRowRangeFilter needs at least one RowRange")
@@ -172,7 +178,7 @@ class MultiRowRangeFilter(Filter):
     def filter_row_key(self, row: bytes) -> bool:
         return self.done
 
-    def filter_cell(self, cell) -> ReturnCode:
+    def filter_cell(self, cell: Cell) -> ReturnCode:
         row = cell[0]
         self._hint = None
         if any(r.contains(row) for r in self.ranges):
@@ -187,7 +193,7 @@ class MultiRowRangeFilter(Filter):
         self._hint = later[0].start_row
         return SEEK if self._hint > row else NEXT_ROW
 
-    def get_next_cell_hint(self, cell):
+    def get_next_cell_hint(self, cell: Cell) -> Cell | None:
         return None if self._hint is None else _first_on_row(cell, self._hint)
 
     def filter_all_remaining(self) -> bool:
@@ -203,14 +209,14 @@ class FirstKeyValueMatchingQualifiersFilter(Filter):
 
     _STATE = {"found": False}
 
-    def __init__(self, qualifiers):
+    def __init__(self, qualifiers: Iterable[bytes]):
         self.qualifiers = frozenset(to_bytes_arg(q) for q in qualifiers)
         self.found = False
 
     def reset(self) -> None:
         self.found = False
 
-    def filter_cell(self, cell) -> ReturnCode:
+    def filter_cell(self, cell: Cell) -> ReturnCode:
         if self.found:
             return NEXT_ROW
         self.found = cell[2] in self.qualifiers
@@ -248,7 +254,7 @@ class RandomRowFilter(Filter):
             self.filter_out_row = not draw < self.chance
         return self.filter_out_row
 
-    def filter_cell(self, cell) -> ReturnCode:
+    def filter_cell(self, cell: Cell) -> ReturnCode:
         return NEXT_ROW if self.filter_out_row else INCLUDE
 
     def filter_row(self) -> bool:

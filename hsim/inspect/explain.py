@@ -17,6 +17,14 @@ from hsim.client import requests as rq
 from hsim.inspect.render import html_lines, html_table, key_text, text_table, time_text
 from hsim.metrics import IOCounters
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from collections.abc import Iterable
+    from hsim.client.cluster import Cluster
+    from hsim.filters.base import Filter
+    from typing import Any
+
 _NEG_INF = -(1 << 63)
 
 # Why the matcher dropped a cell, in the order its rules apply.
@@ -294,8 +302,11 @@ def _masks(m, c) -> bool:
 
 
 # --- the two entry points -----------------------------------------------------------------------
-def explain_get(cluster, table: str, row, columns=None, max_versions: int | None = None,
-                time_range=None, timestamp: int | None = None, raw: bool = False, filter=None,
+def explain_get(cluster: Cluster, table: str, row: bytes | str,
+                columns: Iterable[bytes | str] | bytes | str | None = None,
+                max_versions: int | None = None,
+                time_range: tuple[int, int] | None = None, timestamp: int | None = None,
+                raw: bool = False, filter: Filter | str | None = None,
                 command: str | None = None, timestamps: str = "iso") -> Explain:
     """Run `table.get(row, ...)` and explain it."""
     t = cluster.table(table)
@@ -314,8 +325,8 @@ def explain_get(cluster, table: str, row, columns=None, max_versions: int | None
     return _explain(cluster, table, command, queries, run, timestamps, raw)
 
 
-def explain_scan(cluster, table: str, command: str | None = None, timestamps: str = "iso",
-                 **scan_args) -> Explain:
+def explain_scan(cluster: Cluster, table: str, command: str | None = None, timestamps: str = "iso",
+                 **scan_args: Any) -> Explain:
     """Run `table.scan(**scan_args)` to its end and explain it."""
     t = cluster.table(table)
     tr = rq.time_range(scan_args.get("time_range"), scan_args.get("timestamp"))

@@ -1,15 +1,20 @@
-"""`hsim docs --check` / `hsim docs --write`: the verdicts quoted in README.md and
-docs/scenarios.md come from runs, so they cannot go stale.
+"""`hsim docs --check` / `hsim docs --write`: the verdicts and figures quoted in README.md
+and docs/scenarios.md come from runs, so they cannot go stale.
 
-A marked block in a Markdown file
+Two kinds of marked block in a Markdown file:
 
     <!-- hsim:scenario hotspotting -->
-    ...generated...
+    ...generated: the claims table of `hsim run hotspotting`...
     <!-- /hsim:scenario -->
 
-holds the claims table of `hsim run hotspotting` (default size and seed unless --ops says
-otherwise). `--write` regenerates every block; `--check` regenerates them and exits 1, naming
-the stale blocks, when a file differs.
+    <!-- hsim:figures hotspotting write_hotspot_ratio time_range_scans -->
+    ...generated: those metrics of every variant that recorded them...
+    <!-- /hsim:figures -->
+
+Both come from one run per scenario (default size and seed unless --ops says otherwise), in
+the reports' number format. `--write` regenerates every block; `--check` regenerates them and
+exits 1, naming the stale blocks, when a file differs. Prose around the blocks quotes no
+figure of its own.
 """
 
 from __future__ import annotations
@@ -22,19 +27,41 @@ from pathlib import Path
 from hsim.scenario.errors import ScenarioError
 
 FILES = ("README.md", "docs/scenarios.md")
-_BLOCK = re.compile(r"(<!-- hsim:scenario (?P<name>[\w.-]+) -->\n)(?P<body>.*?)"
-                    r"(<!-- /hsim:scenario -->)", re.S)
+_BLOCK = re.compile(r"(?P<open><!-- hsim:(?P<kind>scenario|figures) (?P<name>[\w.-]+)"
+                    r"(?P<keys>(?: [\w.-]+)*) -->\n)(?P<body>.*?)"
+                    r"(?P<close><!-- /hsim:(?P=kind) -->)", re.S)
 
 
 def claims_block(report) -> str:
     """A scenario's claims as the docs quote them: verdict, robustness, the measured criterion."""
-    o = report.options
-    lines = [f"`hsim run {report.scenario}` ({o['size']} size, {o['ops']:,} "
-             f"{report.ops_meaning}, seed {o['seed']}):", "",
-             "| claim | verdict | sensitivity |", "| --- | --- | --- |"]
+    lines = [_heading(report), "", "| claim | verdict | sensitivity |", "| --- | --- | --- |"]
     for c in report.claims:
         lines.append(f"| {_cell(c.title)} | {c.verdict} | {_cell(c.robustness)} |")
     return "\n".join(lines) + "\n"
+
+
+def figures_block(report, keys: list[str]) -> str:
+    """The metrics `keys` of every variant that recorded one, labelled and formatted as the
+    report's comparison table prints them."""
+    from hsim.scenario.markdown import comparison_rows
+
+    variants = [v for v in report.variants if any(k in v.metrics for k in keys)]
+    missing = [k for k in keys if not any(k in v.metrics for v in variants)]
+    if missing or not keys:
+        raise ScenarioError(f"hsim:figures {report.scenario}: no variant recorded "
+                            f"{', '.join(missing) or 'the metrics it names'}")
+    lines = [_heading(report), "",
+             "| figure | " + " | ".join(_cell(v.name) for v in variants) + " |",
+             "| --- |" + " ---: |" * len(variants)]
+    for label, values in comparison_rows(report, keys, variants):
+        lines.append(f"| {_cell(label)} | " + " | ".join(_cell(x) for x in values) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _heading(report) -> str:
+    o = report.options
+    return (f"`hsim run {report.scenario}` ({o['size']} size, {o['ops']:,} "
+            f"{report.ops_meaning}, seed {o['seed']}):")
 
 
 def _cell(text: str) -> str:
@@ -47,10 +74,12 @@ def regenerate(text: str, run) -> tuple[str, list[str]]:
     changed = []
 
     def fill(m):
-        body = claims_block(run(m["name"]))
+        report = run(m["name"])
+        body = (claims_block(report) if m["kind"] == "scenario"
+                else figures_block(report, m["keys"].split()))
         if body != m["body"]:
-            changed.append(m["name"])
-        return m[1] + body + m[4]
+            changed.append(f"{m['kind']} {m['name']}")
+        return m["open"] + body + m["close"]
 
     return _BLOCK.sub(fill, text), changed
 

@@ -1,5 +1,8 @@
 """The one number format of every report: the terminal table, report.md, the docs' generated
-blocks and any HTML view call these functions, so a figure reads the same everywhere.
+blocks, the plots' axes and any HTML view call these functions, so a figure reads the same
+everywhere. An HTML writer formats a metric with `format_value(value, unit)` (the unit the
+scenario recorded it with), the header's options with `format_scale` and `format_params`,
+and escapes the text it gets back.
 
 The rules: integers with thousands separators (1,234,567, never 1234567 or 1.2M); other
 numbers to three significant figures with their trailing zeros (0.765 ms, 9.00 ms, 11.1 ms),
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import Any
 
 MISSING = "-"
 
@@ -48,7 +52,7 @@ def human_bytes(n: float) -> str:
     return f"{format_number(n)} GiB"
 
 
-def format_value(value, unit: str = "") -> str:
+def format_value(value: Any, unit: str = "") -> str:
     """A recorded value with its unit, as every report prints it ("-" when there is none)."""
     if value is None:
         return MISSING

@@ -10,20 +10,21 @@ def _cell(text) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def comparison_rows(report) -> list[tuple[str, list[str]]]:
-    """(label, formatted value per variant) for every metric any variant recorded, in the
-    order they were first recorded."""
-    keys: list[str] = []
-    for v in report.variants:
-        for k in v.metrics:
-            if k not in keys:
-                keys.append(k)
+def comparison_rows(report, keys: list[str] | None = None,
+                    variants: list | None = None) -> list[tuple[str, list[str]]]:
+    """(label, formatted value per variant) for `keys` (default: every metric any variant
+    recorded, in the order they were first recorded) of `variants` (default: all)."""
+    variants = report.variants if variants is None else variants
+    if keys is None:
+        keys = []
+        for v in variants:
+            keys += [k for k in v.metrics if k not in keys]
     rows = []
     for k in keys:
-        label = next((v.labels[k] for v in report.variants if k in v.labels), k)
-        unit = next((v.units[k] for v in report.variants if k in v.units), "")
+        label = next((v.labels[k] for v in variants if k in v.labels), k)
+        unit = next((v.units[k] for v in variants if k in v.units), "")
         rows.append((label, [format_value(v.metrics[k], unit) if k in v.metrics else ""
-                             for v in report.variants]))
+                             for v in variants]))
     return rows
 
 

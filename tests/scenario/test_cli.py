@@ -216,3 +216,14 @@ def test_docs_check_and_write_regenerate_the_marked_blocks(capsys, tmp_path):
     assert "| Bytes.split cuts the hex range at the book's split points | held |" in text
     assert text.startswith("# x\n\n<!-- hsim:scenario presplit -->\n`hsim run presplit`")
     assert _run(capsys, "docs", "--check", *args)[0] == 0
+    # a figures block: the named metrics of every variant that recorded them, formatted
+    doc.write_text("<!-- hsim:figures presplit empty_regions region_skew -->\n"
+                   "<!-- /hsim:figures -->\n")
+    assert _run(capsys, "docs", "--write", *args)[0] == 0
+    text = doc.read_text()
+    assert "| figure | bytes_split | hex_string_split | book_hex_splits | no_presplit |" in text
+    assert "| regions that got no row | 7 | 0 | 0 | 0 |" in text
+    assert "| rows: biggest region / mean | 4.10x | 1.11x | 1.11x | 1.00x |" in text
+    doc.write_text("<!-- hsim:figures presplit no_such_metric -->\n<!-- /hsim:figures -->\n")
+    code, _, err = _run(capsys, "docs", "--check", *args)
+    assert code == 1 and "no variant recorded no_such_metric" in err
