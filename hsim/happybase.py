@@ -108,7 +108,7 @@ class Connection(_happybase.Connection):
 class ConnectionPool(_hb_pool.ConnectionPool):
     __doc__ = _hb_pool.ConnectionPool.__doc__
 
-    def __init__(self, size, **kwargs):
+    def __init__(self, size: int, **kwargs: object) -> None:
         """happybase's own ConnectionPool.__init__ (its checks, queue and first connection),
         run while the name it builds connections with, `happybase.pool.Connection`, is ours."""
         with _pool_lock, _bound(_hb_pool, "Connection", Connection):

@@ -124,7 +124,7 @@ METRICS = {m.name: m for m in (
         line.split(None, 4) for line in _SCHEMA.strip().splitlines()))}
 
 
-def schema(record) -> tuple[Metric, ...]:
+def schema(record: type | object) -> tuple[Metric, ...]:
     """The metrics of a record class or instance (StoreMetrics, RegionMetrics, ServerMetrics),
     in field order."""
     return tuple(METRICS[f.name] for f in fields(record) if f.name in METRICS)
@@ -162,7 +162,7 @@ def _region_to_dict(self) -> dict:
 
 
 @classmethod
-def _region_from_dict(cls, d: dict):
+def _region_from_dict(cls, d: dict) -> "RegionMetrics":
     """The inverse of `to_dict` (keys read back with `Bytes.toBytesBinary`)."""
     return cls(**{**d, "start_key": to_bytes_binary(d["start_key"]),
                   "end_key": to_bytes_binary(d["end_key"]),
