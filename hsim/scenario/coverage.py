@@ -54,7 +54,6 @@ PLANNED = {
     47: "rows_vs_versions",
     83: "region_size",
     24: "index_size", 63: "tall_vs_wide",
-    49: "counters", 79: "counters", 92: "counters", 52: "counters",
 }
 
 _BLOCK = re.compile(r"<!-- hsim:scenario (?P<name>[\w.-]+) -->\n(?P<body>.*?)"
