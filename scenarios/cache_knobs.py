@@ -26,7 +26,7 @@ from hsim.filters import QualifierFilter
 from hsim.filters.comparators import BinaryComparator
 from hsim.scenario import Scenario
 from hsim.scenario.criteria import metric
-from hsim.scenario.measure import family_totals
+from hsim.scenario.measure import evict_table_blocks, family_totals, store_file_readers
 
 KiB = 1024
 
@@ -83,11 +83,7 @@ def _value(rng, n: int) -> bytes:
 
 
 def _cold(ctx, table: str = "t") -> None:
-    """Evict the table's blocks from the block cache (as after a restart): the next reads go
-    to disk."""
-    for server in ctx.cluster.master.servers:
-        for reader in _files(ctx, table):
-            server.block_cache.evict_file(reader.name)
+    evict_table_blocks(ctx.cluster, table)
 
 
 def _finish(ctx, table: str) -> None:
@@ -101,8 +97,7 @@ def _blocks(ctx, since) -> tuple[float, float]:
 
 
 def _files(ctx, table: str) -> list:
-    regions = ctx.cluster.master.table_state(table).locator.regions
-    return [sf.reader for r in regions for s in r.stores.values() for sf in s.files]
+    return store_file_readers(ctx.cluster, table)
 
 
 @scenario.run
@@ -352,7 +347,7 @@ scenario.claim(
     "IN_MEMORY gives a family's blocks priority, with no guarantee that it all stays cached",
     seed="003", section="In-Memory Column Families",
     quote="You can also define column families in memory, giving them higher priority in the "
-          "block cache. ... although data is still persisted to disk, like any other column "
+          "... although data is still persisted to disk, like any other column "
           "family, there is no guarantee that the entire table can be stored in memory.",
     criterion=(metric("in_memory", "hot_disk_blocks_per_get")
                < 0.8 * metric("lru", "hot_disk_blocks_per_get"))

@@ -209,8 +209,8 @@ scenario.claim(
 scenario.claim(
     "without transactions, a count kept by the client needs retry logic and more round trips",
     seed="004", section="Defining requirements: more work up front always pays",
-    quote="keeping a count makes the client code complicated ... Given that HBase doesn't have "
-          "the concept of transactions ... it isn't thread-safe. ... You'll have to build logic "
+    quote="keeping a count makes the client code complicated ... Given that HBase doesn’t have "
+          "the concept of transactions ... it isn’t thread-safe. ... You’ll have to build logic "
           "to roll back or repeat the write operation in your client code.",
     criterion=(metric("read_modify_write", "lost_updates") > 0)
               & (metric("check_and_put", "lost_updates") == 0)
@@ -223,8 +223,8 @@ scenario.claim(
     "timestamp = count makes the most frequent URL one cell; VERSIONS 5 keeps the five most "
     "recent",
     seed="002", section="Web Logs: Rows-As-Columns > Most-Frequent URLs",
-    quote="To find the value of the most-frequent URL for a given cookie, do a get(table: "
-          "\"cookie_stats\", row: cookie, col: 'c'). HBase will return the \"most recent\" "
+    quote="To find the value of the most-frequent URL for a given cookie, do a `get(table: "
+          "\"cookie_stats\", row: cookie, col: 'c')`. HBase will return the \"most recent\" "
           "value, namely the one with the highest timestamp, which means the value with the "
           "highest count.",
     criterion=(metric("timestamp_trick", "most_frequent_right") == 1)
