@@ -53,7 +53,6 @@ PLANNED = {
     31: "rows_vs_versions", 43: "rows_vs_versions", 44: "rows_vs_versions",
     47: "rows_vs_versions",
     83: "region_size",
-    63: "tall_vs_wide",
 }
 
 _BLOCK = re.compile(r"<!-- hsim:scenario (?P<name>[\w.-]+) -->\n(?P<body>.*?)"
