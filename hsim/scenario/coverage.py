@@ -53,10 +53,6 @@ PLANNED = {
     31: "rows_vs_versions", 43: "rows_vs_versions", 44: "rows_vs_versions",
     47: "rows_vs_versions",
     83: "region_size",
-    24: "index_size", 63: "tall_vs_wide",
-    71: "cache_knobs", 84: "cache_knobs", 85: "cache_knobs", 86: "cache_knobs", 88: "cache_knobs",
-    66: "cache_knobs",
-    49: "counters", 79: "counters", 92: "counters", 52: "counters",
 }
 
 _BLOCK = re.compile(r"<!-- hsim:scenario (?P<name>[\w.-]+) -->\n(?P<body>.*?)"

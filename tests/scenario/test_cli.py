@@ -8,8 +8,9 @@ import pytest
 from hsim.cli import main
 from hsim.scenario.loader import scenario_files
 
-SCENARIOS = ["bloom_filters", "column_families", "compaction_io", "hotspotting", "index_size",
-             "log_data", "presplit", "tall_vs_wide", "versions_ttl", "ycsb"]
+SCENARIOS = ["bloom_filters", "cache_knobs", "column_families", "compaction_io", "counters",
+             "hotspotting", "index_size", "log_data", "presplit", "tall_vs_wide", "versions_ttl",
+             "ycsb"]
 
 TINY = textwrap.dedent('''
     """A two-variant scenario for the tests."""
