@@ -52,11 +52,11 @@ scenario.variant("in_memory", "the same, with IN_MEMORY => true on the hot famil
                  test="cache", in_memory=True, hot_share=0.2)
 scenario.variant("in_memory_oversized", "IN_MEMORY => true on a hot family twice the memory "
                  "bucket (half the block cache)", test="cache", in_memory=True, hot_share=0.5)
-scenario.variant("big_values_4k", "16 KiB values in BLOCKSIZE => 4096", test="blocksize",
+scenario.variant("big_values_4k", "16 KiB values in 4 KiB blocks (BLOCKSIZE)", test="blocksize",
                  block_size=4 * KiB, big=True)
-scenario.variant("big_values_64k", "16 KiB values in BLOCKSIZE => 65536 (the default)",
+scenario.variant("big_values_64k", "16 KiB values in 64 KiB blocks (the default BLOCKSIZE)",
                  test="blocksize", block_size=64 * KiB, big=True)
-scenario.variant("small_values_4k", "100 B values in BLOCKSIZE => 4096", test="blocksize",
+scenario.variant("small_values_4k", "100 B values in 4 KiB blocks (BLOCKSIZE)", test="blocksize",
                  block_size=4 * KiB, big=False)
 scenario.variant("narrow", "row [user][item], one column per row", test="width", wide=False)
 scenario.variant("wide", "row [user], a column per item", test="width", wide=True)
