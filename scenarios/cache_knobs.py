@@ -17,9 +17,10 @@ pressure at every --ops; `columns` is the wide row's width.
 Two findings. IN_MEMORY helps little when the hot family is read often: LruBlockCache already
 promotes a block read twice to the MULTI bucket (half the cache), where single-pass scans do
 not reach it; IN_MEMORY caps the family at the memory bucket (a quarter), so a family bigger
-than that misses more. And hsim's Get reads every block of its row (StoreFile.get_row), where
-HBase's StoreScanner seeks through the block index to the column: the "skip to the right
-column" claim does not hold *in hsim*, a gap of the simulator, not a finding about HBase.
+than that misses more. And a Get of one column of a wide row reseeks to that column as HBase's
+StoreScanner does (the row's first block for its delete markers, then the column's block), but
+a row of `columns` items spans only a few blocks, so the saving against reading the whole row
+stays under the claim's half: "skip to the right column" pays off on rows many blocks wide.
 """
 
 from hsim.filters import QualifierFilter

@@ -285,6 +285,52 @@ class HFileReader:
             cells = self._data_block(i, io)
             pos = 0
 
+    def seek_columns(self, row: bytes, qualifiers, io) -> list:
+        """The cells of `row` a Get of explicit columns reads (StoreScanner with an
+        ExplicitColumnTracker): the row's first block, which holds its family-wide delete
+        markers (the empty qualifier), then a reseek to each wanted column in turn; a column
+        inside the block already held costs nothing more, one further on costs an index lookup
+        and its block, as HFileScannerImpl.reseekTo does. Columns spanning blocks read on."""
+        n = len(self._offsets)
+        if not n:
+            return []
+        block = self._data_block
+        key = first_on_row(row)
+        i = self._locate(key, io)
+        cells = block(i, io)
+        pos = bisect_left(cells, key)
+        family = cells[0][1]  # a file holds one family
+        out = []
+        for c in islice(cells, pos, None):  # the row's family markers (qualifier b"")
+            if c[0] != row or c[2]:
+                break
+            out.append(c)
+        for q in sorted(qualifiers):
+            target = (row, family, q)
+            if cells[-1] < target:  # past the held block: seek through the index
+                if i + 1 >= n:
+                    break
+                i = self._locate(search_key(target), io)
+                cells = block(i, io)
+            pos = bisect_left(cells, target)
+            while True:
+                end = len(cells)
+                while pos < end:
+                    c = cells[pos]
+                    if c[0] != row or c[2] != q:
+                        break
+                    out.append(c)
+                    pos += 1
+                else:
+                    i += 1
+                    if i < n:  # the column may go on in the next block
+                        cells, pos = block(i, io), 0
+                        continue
+                break
+            if i >= n:
+                break
+        return out
+
     def scan_reversed_rows(self, start_row: bytes | None, stop_row: bytes | None, io):
         """(row, cells ascending) for rows in descending order, start_row inclusive, stop_row
         exclusive (None: from the last row / down to the first)."""

@@ -107,7 +107,7 @@ class Store:
             if not sf.reader.passes_bloom(row, one_column, fio):
                 fio.files_skipped_bloom += 1
                 continue
-            found = sf.get_row(row, fio)
+            found = sf.get_row(row, fio, query.columns)
             if found:
                 cells.extend(found)
                 sources += 1

@@ -105,7 +105,11 @@ class StoreFile:
             r.max_timestamp >= expired_cutoff
 
     # --- reads ------------------------------------------------------------------------------------
-    def get_row(self, row: bytes, io) -> list:
+    def get_row(self, row: bytes, io, columns=None) -> list:
+        """The cells of `row` a Get reads here: all of them, or with explicit `columns` (a set
+        of qualifiers) the family markers and those columns, reseeking column to column."""
+        if columns is not None:
+            return self.reader.seek_columns(row, columns, io)
         return list(self.reader.seek_row(row, io))
 
     def scan(self, start_row: bytes | None, io, cursor: list | None = None):
