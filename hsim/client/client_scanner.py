@@ -13,8 +13,9 @@ from __future__ import annotations
 
 class ClientScanner:
     def __init__(self, table, start, stop, reversed, queries, filt, max_versions, caching,
-                 fresh_filter):
+                 fresh_filter, limits=None):
         self.table = table
+        self.limits = limits  # per-family (max results, offset), applied in each store
         self.stop, self.reversed = stop, reversed
         self.queries, self.filt, self.max_versions = queries, filt, max_versions
         self.caching = caching
@@ -59,7 +60,7 @@ class ClientScanner:
         self.scanner = region.server.open_scanner(
             region, self.pos, self.stop, self.queries, now, reversed=self.reversed,
             filt=None if self.filt is None else self.fresh_filter(self.filt),
-            max_versions=self.max_versions, below=self.below)
+            max_versions=self.max_versions, below=self.below, limits=self.limits)
 
     def _next_region(self) -> None:
         region, stop = self.region, self.stop

@@ -13,6 +13,7 @@ import threading
 
 from hsim.clock import TickingClock
 from hsim.config import Config
+from hsim.errors import InvalidArgumentError
 from hsim.regions.master import Master
 
 from typing import TYPE_CHECKING
@@ -31,9 +32,15 @@ class Cluster:
     `table(name)` for data."""
 
     def __init__(self, region_servers: int = 1, config: Config | None = None,
-                 clock: ManualClock | TickingClock | SystemClock | None = None):
+                 clock: ManualClock | TickingClock | SystemClock | None = None,
+                 seed: int = 0):
+        """`seed`: what the cluster's random choices draw from (a RandomRowFilter without a
+        seed of its own), so the same seed gives the same rows."""
         from hsim.client.admin import Admin
 
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise InvalidArgumentError(f"seed must be an int, got {seed!r}")
+        self.seed = seed
         self.config = config or Config()
         self.clock = clock if clock is not None else TickingClock()
         self.master = Master(region_servers, self.config, self.clock)

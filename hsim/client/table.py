@@ -312,24 +312,24 @@ class Table:
             rq.split_column(col, require_qualifier=False)
         so.check_per_family(max_results_per_family, row_offset_per_family)
         with self.cluster.lock:
-            cells = self._get(row, columns, max_versions, time_range, timestamp, raw, filter,
-                              now=self.cluster.tick())
-        return so.per_family(cells, max_results_per_family, row_offset_per_family)
+            return self._get(row, columns, max_versions, time_range, timestamp, raw, filter,
+                             now=self.cluster.tick(),
+                             limits=so.limits(max_results_per_family, row_offset_per_family))
 
     def _get(self, row, columns, max_versions, time_range, timestamp, raw, filt, io=None,
-             now=None):
+             now=None, limits=None):
         """`now`: the request's time; None for a look that is no request (explain)."""
         from hsim.regions.region import check_row
 
         check_row(row)
-        filt = _filter(filt)
+        filt = _filter(filt, self.cluster.seed)
         tr = rq.time_range(time_range, timestamp)
         queries = rq.queries(self._families(), columns, max_versions, tr, raw, filt is not None)
         region = self._region(row)
         if now is None:
             now = self.cluster.clock.now()
         return region.server.get(region, row, queries, now, io, filt=filt,
-                                 max_versions=max_versions or 1)
+                                 max_versions=max_versions or 1, limits=limits)
 
     def exists(self, row: bytes | str,
                columns: Iterable[bytes | str] | bytes | str | None = None) -> bool:
@@ -361,7 +361,7 @@ class Table:
             else:
                 start, stop = prefix or None, rq.prefix_stop(prefix)
         limit, caching = v.limit(limit), v.caching(caching)
-        filt = _filter(filter)
+        filt = _filter(filter, self.cluster.seed)
         so.check_batch(batch, filt)
         so.check_per_family(max_results_per_family, row_offset_per_family)
         tr = rq.time_range(time_range, timestamp)
@@ -371,17 +371,15 @@ class Table:
             queries = rq.queries(self._families(), columns, max_versions, tr, raw,
                                  filt is not None)
             cs = ClientScanner(self, start, stop, reversed, queries, filt, max_versions or 1,
-                               caching, fresh_filter)
+                               caching, fresh_filter,
+                               so.limits(max_results_per_family, row_offset_per_family))
             # opening the scan is a request that returns the first batch: the read point is
             # taken now, when the scan is asked for
             first = cs.next_batch(caching if limit is None else min(caching, limit))
         rows = self._scan_gen(cs, first, prefix, reversed, limit, caching)
-        if batch is None and max_results_per_family is None and not row_offset_per_family:
+        if batch is None:
             return rows
-        return (part for cells in rows
-                for part in so.split_row(
-                    so.per_family(cells, max_results_per_family, row_offset_per_family), batch)
-                if part)
+        return (part for cells in rows for part in so.split_row(cells, batch))
 
     def _scan_gen(self, cs, batch, prefix, reversed, limit, caching):
         """Rows as lists of cells from a ClientScanner, batch by batch."""
@@ -484,13 +482,16 @@ def fresh_filter(f: Filter | str | None) -> Filter | None:
     return fresh(f)
 
 
-def _filter(f):
-    """Accept a filter object or a filter-language string."""
+def _filter(f, seed: int = 0):
+    """Accept a filter object or a filter-language string; a RandomRowFilter without a seed
+    of its own draws from the cluster's `seed`."""
     if f is None:
         return None
     if isinstance(f, (str, bytes)):
         from hsim.filters import parse_filter
 
-        return parse_filter(f)
-    return f
+        f = parse_filter(f)
+    from hsim.filters.row_selection import with_cluster_seed
+
+    return with_cluster_seed(f, seed)
 

@@ -5,6 +5,7 @@ FirstKeyValueMatchingQualifiersFilter. None of them has a filter-language form
 
 from __future__ import annotations
 
+import copy
 import hashlib
 
 from hsim.cell import LATEST_TIMESTAMP, NO_TTL, Cell, CellType, to_bytes_arg
@@ -229,14 +230,17 @@ class FirstKeyValueMatchingQualifiersFilter(Filter):
 class RandomRowFilter(Filter):
     """Keeps each row with probability `chance` (below 0: none, above 1: all). The draw is
     a hash of (seed, row), so the same seed keeps the same rows whatever the region
-    layout or the order of requests; HBase draws from an unseeded java.util.Random."""
+    layout or the order of requests; HBase draws from an unseeded java.util.Random. Without
+    a `seed` the request uses its cluster's (`Cluster(seed=...)`, see `with_cluster_seed`)."""
 
     _STATE = {"filter_out_row": False}
 
-    def __init__(self, chance: float, seed: int = 0):
+    def __init__(self, chance: float, seed: int | None = None):
         if isinstance(chance, bool) or not isinstance(chance, (int, float)):
             raise InvalidArgumentError(f"RandomRowFilter needs a float chance, got {chance!r}")
-        self.chance, self.seed = float(chance), int(seed)
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise InvalidArgumentError(f"RandomRowFilter seed must be an int, got {seed!r}")
+        self.chance, self.seed = float(chance), seed
         self.filter_out_row = False
 
     def reset(self) -> None:
@@ -248,8 +252,8 @@ class RandomRowFilter(Filter):
         elif self.chance > 1:
             self.filter_out_row = False
         else:
-            digest = hashlib.blake2b(row, digest_size=8, key=self.seed.to_bytes(8, "big",
-                                                                             signed=True))
+            seed = self.seed or 0
+            digest = hashlib.blake2b(row, digest_size=8, key=seed.to_bytes(8, "big", signed=True))
             draw = int.from_bytes(digest.digest(), "big") / 2**64
             self.filter_out_row = not draw < self.chance
         return self.filter_out_row
@@ -262,3 +266,28 @@ class RandomRowFilter(Filter):
 
     def __repr__(self) -> str:
         return f"RandomRowFilter({self.chance})"
+
+
+def with_cluster_seed(filt: Filter | None, seed: int) -> Filter | None:
+    """The filter a request sends: when its tree holds a RandomRowFilter without a seed, a
+    copy whose such filters draw from the cluster's `seed` (the user's object is untouched);
+    otherwise the filter itself."""
+    def unseeded(f) -> bool:
+        if isinstance(f, RandomRowFilter):
+            return f.seed is None
+        children = getattr(f, "filters", None) or [getattr(f, "filter", None)]
+        return any(unseeded(c) for c in children if isinstance(c, Filter))
+
+    if filt is None or not unseeded(filt):
+        return filt
+    filt = copy.deepcopy(filt)
+
+    def bind(f) -> None:
+        if isinstance(f, RandomRowFilter) and f.seed is None:
+            f.seed = seed
+        for c in getattr(f, "filters", None) or [getattr(f, "filter", None)]:
+            if isinstance(c, Filter):
+                bind(c)
+
+    bind(filt)
+    return filt

@@ -171,10 +171,11 @@ class Region:
 
     # --- reads -----------------------------------------------------------------------------------
     def get(self, row: bytes, queries: dict, now: int, io: IOCounters | None = None,
-            filt=None, max_versions: int = 1) -> list:
+            filt=None, max_versions: int = 1, limits: tuple | None = None) -> list:
         """The row's visible cells across the requested families (family order).
         `queries` maps family -> ScanQuery (families not named are not read). Reads are counted
-        on each store's own counters, or on `io` when the caller traces one request."""
+        on each store's own counters, or on `io` when the caller traces one request. `limits`:
+        the per-family (max results, offset) of hsim.filters.apply.store_limits."""
         self.check_row_in_range(row)
         self.read_requests += 1
         out = []
@@ -184,14 +185,18 @@ class Region:
         if filt is not None:
             from hsim.filters.apply import apply_to_row
 
-            kept = apply_to_row(filt, row, out, max_versions)
+            kept = apply_to_row(filt, row, out, max_versions, limits)
             return kept or []
+        if limits is not None:
+            from hsim.filters.apply import store_limits
+
+            return store_limits(out, limits)
         return out
 
     def scan(self, start_row: bytes | None, stop_row: bytes | None, queries: dict, now: int,
              io: IOCounters | None = None, reversed: bool = False, filt=None,
              max_versions: int = 1, read_point: int | None = None, files: dict | None = None,
-             below: bytes | None = None):
+             below: bytes | None = None, limits: tuple | None = None):
         """(row, cells) for this region's rows within the scan's bounds, clipped to the region,
         in row order (descending when reversed). Every row returned counts as a read request.
         A RegionScanner passes its `read_point`, its pinned `files` per family, and, going on
@@ -238,10 +243,17 @@ class Region:
 
             yield from scan_rows(lambda: filt, self._counted(rows_from(None)), max_versions,
                                  reversed=reversed,
-                                 reseek=lambda row: self._counted(rows_from(row)))
+                                 reseek=lambda row: self._counted(rows_from(row)),
+                                 limits=limits)
             return
+        if limits is not None:
+            from hsim.filters.apply import store_limits
         for row, cells in rows_from(None):
             self.read_requests += 1
+            if limits is not None:
+                cells = store_limits(cells, limits)
+                if not cells:
+                    continue
             yield row, cells
 
     def _counted(self, rows):

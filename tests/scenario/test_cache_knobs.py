@@ -39,8 +39,8 @@ def test_width_compression_column_scans_and_the_ladder(report):
     narrow, wide = r["narrow"], r["wide"]
     assert wide["item_disk_blocks_per_get"] > narrow["item_disk_blocks_per_get"]
     assert narrow["item_warm_ms"] < narrow["item_cold_ms"] / 10
-    # hsim's Get reads the whole row (no seek to the column): the skip claim does not hold
-    assert wide["item_blocks_per_get"] == wide["user_blocks_per_read"]
+    # a Get of one column reseeks to it: fewer blocks than the whole row's
+    assert wide["item_blocks_per_get"] < wide["user_blocks_per_read"]
     assert r["gz"]["store_bytes"] < r["plain"]["store_bytes"] / 3
     assert r["gz"]["inflated_per_wanted_byte"] > 100 and r["plain"]["inflated_per_wanted_byte"] == 0
     assert r["row_scan"]["entries_found"] == r["column_scan"]["entries_found"] > 50
