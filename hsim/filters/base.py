@@ -44,6 +44,15 @@ class Filter:
     # leaves it out, as HBase ships only a filter's arguments to each region.
     _STATE: dict = {}
 
+    # The class `a & b` and `a | b` build (FilterList, which registers itself with
+    # `class FilterList(Filter, combines=True)`, so this module need not import it).
+    _combiner = None
+
+    def __init_subclass__(cls, combines: bool = False, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if combines:
+            Filter._combiner = cls
+
     def __getstate__(self):
         state = self.__dict__.copy()
         for name in self._STATE:
@@ -101,14 +110,12 @@ class Filter:
 
     # --- composition --------------------------------------------------------------------
     def __and__(self, other: "Filter") -> "Filter":
-        from hsim.filters.filter_list import FilterList
-
-        return FilterList.combine(FilterList.MUST_PASS_ALL, self, other)
+        lst = self._combiner
+        return lst.combine(lst.MUST_PASS_ALL, self, other)
 
     def __or__(self, other: "Filter") -> "Filter":
-        from hsim.filters.filter_list import FilterList
-
-        return FilterList.combine(FilterList.MUST_PASS_ONE, self, other)
+        lst = self._combiner
+        return lst.combine(lst.MUST_PASS_ONE, self, other)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"

@@ -67,7 +67,7 @@ class Operator(enum.Enum):
     MUST_PASS_ONE = "OR"
 
 
-class FilterList(Filter):
+class FilterList(Filter, combines=True):
     """An ordered list of filters combined with MUST_PASS_ALL (AND) or MUST_PASS_ONE (OR).
     Lists nest. An empty list lets everything through."""
 

@@ -3,7 +3,6 @@ the admin operations. Region servers live here too, as in a MiniHBaseCluster."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from hsim.errors import (
     InvalidArgumentError,
@@ -16,19 +15,11 @@ from hsim.errors import (
 )
 from hsim.metrics import ClusterMetrics, RegionMetrics, ServerMetrics, StoreMetrics
 from hsim.regions import meta
+from hsim.regions.table_state import TableState
 from hsim.regions.region import Region
 from hsim.regions.region_server import RegionServer
 from hsim.regions.router import RegionLocator
 from hsim.schema import ColumnFamily, TableDescriptor, validate_family_name
-
-
-@dataclass
-class TableState:
-    descriptor: TableDescriptor
-    enabled: bool
-    locator: RegionLocator
-    split_keys: list
-    state_time: int = 0  # when the table was last created, disabled or enabled (hbase:meta)
 
 
 class Master:

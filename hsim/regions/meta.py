@@ -21,6 +21,7 @@ from hsim.errors import CatalogDisableError, CatalogError
 from hsim.protobuf import field_bytes, field_varint, read_fields
 from hsim.regions.region import Region
 from hsim.regions.router import RegionLocator
+from hsim.regions.table_state import TableState
 from hsim.schema import ColumnFamily, TableDescriptor
 
 META_TABLE = "hbase:meta"
@@ -158,6 +159,4 @@ class CatalogRegion(Region):
 
 def state(master):
     """A TableState for hbase:meta built now from the live region map."""
-    from hsim.regions.master import TableState
-
     return TableState(DESCRIPTOR, True, RegionLocator([CatalogRegion(master)]), [])

@@ -94,7 +94,7 @@ class Run:
     def admin(self) -> Admin:
         """The run's cluster's Admin (recording its calls when replaying on a target)."""
         if self.requests is not None:  # recorded for a replay on a real target
-            from hsim.scenario.target import RecordingAdmin
+            from hsim.scenario.recording import RecordingAdmin
 
             return RecordingAdmin(self.cluster.admin, self.requests)
         return self.cluster.admin
@@ -102,7 +102,7 @@ class Run:
     def table(self, name: str) -> Table:
         """A Table on the run's cluster (recording its calls when replaying on a target)."""
         if self.requests is not None:
-            from hsim.scenario.target import RecordingTable
+            from hsim.scenario.recording import RecordingTable
 
             return RecordingTable(self.cluster.table(name), self.requests)
         return self.cluster.table(name)

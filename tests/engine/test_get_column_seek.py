@@ -14,7 +14,7 @@ def _wide_row_cluster(columns: int, versions: int = 1):
     c.admin.create_table("t", {"f": hsim.ColumnFamily(block_size=1024, max_versions=versions,
                                                       bloom_filter="NONE")})
     t = c.table("t")
-    for v in range(versions):
+    for _ in range(versions):
         c.clock.advance(1)
         t.put(b"wide", {b"f:q%05d" % i: b"x" * 40 for i in range(columns)})
     t.put(b"other", {b"f:a": b"1"})
