@@ -8,6 +8,8 @@ compact or split.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import hashlib
 
 from hsim.engine import scanner
@@ -118,9 +120,11 @@ class Store:
         io.cells_scanned += len(cells)
         if not cells:
             return cells
-        visible = UserMatcher(self.family, query, now).match(cells)
-        if trace is not None:
-            trace.append(("match", self.name, cells, visible))
+        if trace is None:
+            return UserMatcher(self.family, query, now).match(cells)
+        why = Counter()
+        visible = UserMatcher(self.family, query, now).match(cells, why)
+        trace.append(("match", self.name, cells, visible, why))
         return visible
 
     def scan(self, start_row: bytes | None, stop_row: bytes | None, query: ScanQuery, now: int,
@@ -383,8 +387,9 @@ def _traced_rows(rows, match, io: IOCounters, trace: list, mark: int, family: by
     try:
         for row, cells in rows:
             io.cells_scanned += len(cells)
-            visible = match(cells)
-            trace.append(("match", family, cells, visible))
+            why = Counter()
+            visible = match(cells, why)
+            trace.append(("match", family, cells, visible, why))
             if visible:
                 yield row, visible
     finally:
