@@ -72,6 +72,7 @@ class DataDir:
         self._servers: dict[str, object] = {}  # server name -> its WAL
         self._archived: dict[str, int] = {}  # server name -> archived names moved so far
         self._fsyncs: dict[str, int] = {}
+        self.closed = False
 
     # --- open ----------------------------------------------------------------------------------
     def load(self, config) -> None:
@@ -203,6 +204,8 @@ class DataDir:
 
     def checkpoint(self, master) -> None:
         """Bring the directory up to the cluster's state (see the module docstring's order)."""
+        if self.closed:
+            return
         for srv in master.servers:
             if srv.name not in self._servers:
                 self._track(srv)
@@ -336,6 +339,7 @@ class DataDir:
         for st in self._wals.values():
             os.close(st[0])
         self._wals = {}
+        self.closed = True
 
 
 class _RegionName:
@@ -370,7 +374,10 @@ def _regioninfo(rdir: str) -> dict:
 def _open_hfile(path: str, family, config) -> StoreFile:
     data = _read(path)
     try:
-        return StoreFile(HFileReader(data, os.path.basename(path), family, config))
+        reader = HFileReader(data, os.path.basename(path), family, config)
+        for _ in reader.cells():  # every block decodes (HBase checks each block's checksum)
+            pass
+        return StoreFile(reader)
     except Exception as e:  # whatever the reader trips on, the file is not an HFile
         raise CorruptHFileError(
             f"Problem reading HFile {path} ({len(data)} bytes): {type(e).__name__}: {e}"
