@@ -98,6 +98,9 @@ class DataDir:
         for server in sorted(os.listdir(wals)) if os.path.isdir(wals) else []:
             d = os.path.join(wals, server)
             self.old_wal_dirs.append(d)
+            start_code = server.rsplit(",", 1)[-1]
+            if start_code.isdigit():  # the new servers' names must differ from the dead ones'
+                self.max_time = max(self.max_time, int(start_code))
             for name in sorted(os.listdir(d), key=_wal_order):
                 path = os.path.join(d, name)
                 try:
