@@ -73,6 +73,7 @@ class DataDir:
         self._archived: dict[str, int] = {}  # server name -> archived names moved so far
         self._fsyncs: dict[str, int] = {}
         self.closed = False
+        self._fingerprint: list | None = None
 
     # --- open ----------------------------------------------------------------------------------
     def load(self, config) -> None:
@@ -266,6 +267,14 @@ class DataDir:
             os.replace(src, os.path.join(self.root, "oldWALs", name))
 
     def _sync_stores(self, master) -> None:
+        # Most requests change no file: compare a cheap fingerprint (a flush appends to a
+        # store's file list, a compaction or split replaces it; holding the lists compares
+        # them by content when replaced) before any path work.
+        fp = [(_desc_token(st), [(s.files, len(s.files)) for r in st.locator.regions
+                                 for s in r.stores.values()]) for st in master.tables.values()]
+        if fp == self._fingerprint:
+            return
+        self._fingerprint = fp
         wanted: dict[str, object] = {}
         regions: dict[str, object] = {}
         tables: dict[str, object] = {}
