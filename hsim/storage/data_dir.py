@@ -73,6 +73,7 @@ class DataDir:
         self._archived: dict[str, int] = {}  # server name -> archived names moved so far
         self._fsyncs: dict[str, int] = {}
         self.closed = False
+        self.namespaces: set = set()
         self._fingerprint: list | None = None
 
     # --- open ----------------------------------------------------------------------------------
@@ -93,6 +94,7 @@ class DataDir:
                 f"{layout.FORMAT_VERSION!r}")
         data = os.path.join(root, "data")
         for ns in sorted(os.listdir(data)) if os.path.isdir(data) else []:
+            self.namespaces.add(ns)  # a namespace is its directory (even with no table)
             for name in sorted(os.listdir(os.path.join(data, ns))):
                 self.tables.append(self._load_table(os.path.join(data, ns, name), config))
         wals = os.path.join(root, "WALs")
@@ -164,6 +166,7 @@ class DataDir:
         from hsim.regions.router import RegionLocator
 
         now = master.clock.now()
+        master.namespaces.update(self.namespaces)
         for t in self.tables:
             regions = []
             for ri, files in t.regions:
@@ -272,9 +275,16 @@ class DataDir:
         # them by content when replaced) before any path work.
         fp = [(_desc_token(st), [(s.files, len(s.files)) for r in st.locator.regions
                                  for s in r.stores.values()]) for st in master.tables.values()]
+        fp.append(frozenset(master.namespaces))
         if fp == self._fingerprint:
             return
         self._fingerprint = fp
+        data = os.path.join(self.root, "data")
+        for ns in master.namespaces - {"hbase"} - self.namespaces:
+            os.makedirs(os.path.join(data, ns), exist_ok=True)
+        for ns in self.namespaces - master.namespaces:
+            shutil.rmtree(os.path.join(data, ns), ignore_errors=True)  # a dropped namespace
+        self.namespaces = set(master.namespaces) - {"hbase"}
         wanted: dict[str, object] = {}
         regions: dict[str, object] = {}
         tables: dict[str, object] = {}

@@ -222,3 +222,17 @@ def test_without_data_dir_nothing_is_written(tmp_path, monkeypatch):
         c.table("t").put(b"a", {b"f:q": b"1"})
         assert c.data_dir is None
     assert os.listdir(tmp_path) == []
+
+
+def test_namespaces_and_their_tables_survive(tmp_path):
+    with _cluster(tmp_path) as c:
+        c.admin.create_namespace("ns1")
+        c.admin.create_namespace("empty")
+        c.admin.create_table("ns1:t", ["f"])
+        c.table("ns1:t").put(b"a", {b"f:q": b"1"})
+    assert (tmp_path / "data" / "ns1" / "t" / ".tabledesc").is_dir()
+    with _cluster(tmp_path) as c2:
+        assert {"ns1", "empty", "default"} <= set(c2.admin.list_namespaces())
+        assert c2.table("ns1:t").get(b"a")[0].value == b"1"
+        c2.admin.drop_namespace("empty")
+    assert not (tmp_path / "data" / "empty").exists()
