@@ -334,9 +334,10 @@ class DataDir:
                 os.remove(path)  # compacted away (HBase archives, then its cleaner deletes)
         for rdir in [d for d in self._regions if d not in regions]:
             if rdir in keep_parents:
-                if self._regions[rdir] != "split":
-                    write_atomic(os.path.join(rdir, ".regioninfo"),
-                                 layout.encode_regioninfo(_RegionName(rdir), split=True))
+                if self._regions[rdir] != "split":  # RegionInfo's split flag: offline parent
+                    path = os.path.join(rdir, ".regioninfo")
+                    ri = layout.decode_json(_read(path))
+                    write_atomic(path, layout.encode_json({**ri, "split": True}))
                     self._regions[rdir] = "split"
                 continue
             del self._regions[rdir]
@@ -362,16 +363,6 @@ class DataDir:
             os.close(st[0])
         self._wals = {}
         self.closed = True
-
-
-class _RegionName:
-    """What encode_regioninfo needs of a split parent that only survives on disk."""
-
-    def __init__(self, rdir: str):
-        ri = layout.decode_json(_read(os.path.join(rdir, ".regioninfo")))
-        self.table = type("T", (), {"name": ri["table"]})
-        self.start_key, self.end_key = ri["start_key"], ri["end_key"]
-        self.region_id, self.encoded_name = ri["region_id"], ri["encoded_name"]
 
 
 def _desc_token(st) -> tuple:

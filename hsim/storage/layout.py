@@ -98,11 +98,11 @@ def decode_descriptor(data: bytes):
         [bytes.fromhex(k) for k in d["split_keys"]]
 
 
-def encode_regioninfo(region, split: bool = False) -> bytes:
-    """RegionInfo: table, boundaries, region id; `split` marks a split parent (offline)."""
+def encode_regioninfo(region) -> bytes:
+    """RegionInfo: table, boundaries, region id; `split` (set later) marks a split parent."""
     return encode_json({"table": region.table.name, "start_key": region.start_key,
                         "end_key": region.end_key, "region_id": region.region_id,
-                        "encoded_name": region.encoded_name, "split": split})
+                        "encoded_name": region.encoded_name, "split": False})
 
 
 def encode_reference(sf, parent: str) -> bytes:

@@ -236,3 +236,35 @@ def test_namespaces_and_their_tables_survive(tmp_path):
         assert c2.table("ns1:t").get(b"a")[0].value == b"1"
         c2.admin.drop_namespace("empty")
     assert not (tmp_path / "data" / "empty").exists()
+
+
+def test_reference_files_survive_a_crash_until_compacted(tmp_path):
+    """Daughters that still hold References to their parent's file (no compaction yet): the
+    parent's directory stays, marked split, and goes once no reference is left."""
+    c = hsim.Cluster(config=hsim.Config(**CFG), data_dir=tmp_path)
+    c.admin.create_table("t", ["f"], split_enabled=False)
+    t = c.table("t")
+    for i in range(500):
+        t.put(b"r%04d" % i, {b"f:q": b"v" * 50})
+    c.admin.flush("t")
+    st = c.master.tables["t"]
+    parent = st.locator.regions[0]
+    with c.lock:  # a split whose daughters are not compacted (SplitTableRegionProcedure alone)
+        a, b = parent.daughters(b"r0250", c.clock.now())
+        parent.server.close_region(parent, retire=True)
+        c.region_servers[0].open_region(a)
+        c.region_servers[0].open_region(b)
+        st.locator.set([a, b])
+    pdir = tmp_path / "data/default/t" / parent.encoded_name
+    assert b'"split": true' in (pdir / ".regioninfo").read_bytes()
+    refs = list((tmp_path / "data/default/t" / a.encoded_name / "f").iterdir())
+    assert [p.name.rsplit(".", 1)[1] for p in refs] == [parent.encoded_name]
+    before = _rows(c)
+    crash(c)
+    with _cluster(tmp_path) as c2:
+        assert _rows(c2) == before
+        assert len(c2.master.tables["t"].locator.regions) == 2
+        c2.admin.major_compact("t")
+    assert not pdir.exists()
+    with _cluster(tmp_path) as c3:
+        assert _rows(c3) == before
