@@ -18,7 +18,8 @@ from hsim.regions.master import Master
 
 class Cluster:
     """A simulated HBase cluster: a master, region servers and one clock; `admin` for DDL,
-    `table(name)` for data."""
+    `table(name)` for data. With `data_dir`, its tables, store files and WALs are kept in that
+    directory (hsim.storage) and reopened from it; close() it when done."""
 
     def __init__(self, region_servers: int = 1, config: Config | None = None, clock=None,
                  data_dir=None):

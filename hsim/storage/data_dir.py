@@ -59,6 +59,9 @@ class _TableOnDisk:
 
 
 class DataDir:
+    """One cluster's data directory: `load` (check, change nothing), `restore` into a master,
+    then `checkpoint` after every request and `close` at a clean shutdown."""
+
     def __init__(self, root: str):
         self.root = os.path.abspath(root)
         self.tables: list[_TableOnDisk] = []
