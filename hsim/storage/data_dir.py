@@ -205,7 +205,7 @@ class DataDir:
         self.old_wal_dirs = []
         shutil.rmtree(os.path.join(self.root, ".tmp"), ignore_errors=True)
 
-    # --- while running -----------------------------------------------------------------------------
+    # --- while running ---------------------------------------------------------------------------
     def _track(self, srv) -> None:
         self._servers[srv.name] = srv.wal
         self._archived[srv.name] = len(srv.wal.archived)
