@@ -131,11 +131,23 @@ def _words(k: int):
     return 8 * n, more
 
 
+# The last key hashed and its words: a Get probes the bloom of every store file with the same
+# key, and every chunk of one error rate takes the same words (only the modulus differs), so
+# the digest is computed once per request rather than once per file.
+_last_hashed: list = [None, 0, ()]  # key, digest size, words
+
+
 def _positions(k: int, bits_per_slice: int):
     size, words = _words(k)
+    last = _last_hashed
 
     def make_hashes(key: bytes) -> list[int]:
-        return [w % bits_per_slice for w in words(_blake2b(key, digest_size=size).digest())]
+        if key == last[0] and size == last[1]:
+            w = last[2]
+        else:
+            w = words(_blake2b(key, digest_size=size).digest())
+            last[0], last[1], last[2] = key, size, w
+        return [x % bits_per_slice for x in w]
     return make_hashes
 
 

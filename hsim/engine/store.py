@@ -212,7 +212,7 @@ class Store:
                                  create_time=now) if written else None
         c = self.counters
         if written:
-            sf = self._open(data, out)
+            sf = self._open(data, out, writer.cell_offsets)
             self._add_file(sf)
             c.bytes_flushed += sf.size
         ms.clear_snapshot()
@@ -262,7 +262,7 @@ class Store:
             self._evict(sf)
         new = None
         if result.data is not None:
-            new = self._open(result.data, result.cells)
+            new = self._open(result.data, result.cells, result.cell_offsets)
             c.compaction_bytes_written += new.size
             self._add_file(new)
         return new
@@ -332,11 +332,13 @@ class Store:
         return sum(sf.reader.bloom_size for sf in self.files if not sf.is_reference)
 
     # --- internals -------------------------------------------------------------------------------
-    def _open(self, data: bytes, cells: list | None = None) -> StoreFile:
+    def _open(self, data: bytes, cells: list | None = None,
+              cell_offsets: dict | None = None) -> StoreFile:
         self._file_counter += 1
         key = f"{self.owner}/{self.name!r}/{self._file_counter}".encode()
         name = hashlib.md5(key).hexdigest()  # HBase names store files by a random UUID's hex
-        reader = HFileReader(data, name, self.family, self.config, self.block_cache)
+        reader = HFileReader(data, name, self.family, self.config, self.block_cache,
+                              cell_offsets)
         sf = StoreFile(reader)
         if cells is not None and len(data) <= 4 * self.config.memstore_flush_size:
             sf.cells = cells  # small files are the next to be compacted: keep what we wrote
