@@ -25,7 +25,7 @@ def served():
         t.put(f"row{i:02d}".encode() if i % 3 else f"a{i}".encode(), {b"cf:q": b"v"})
     t.get(b"row01")
     cluster.admin.flush("t")
-    ui = hsim.ui.start(cluster, port=0)
+    ui = hsim.ui.start(cluster, port=0, sample_every=None)
     yield cluster, ui
     ui.stop()
 
@@ -63,7 +63,8 @@ def test_region_page_lists_store_files(served):
     _, page = _get(ui.url + f"region.jsp?name={encoded[0]}")
     region = cluster.master.tables["t"].locator.regions[0]
     for sf in region.stores[b"cf"].files:
-        assert f"<td>{sf.name}</td><td>{sf.size}</td>" in page
+        assert f'<td><a href="/storeFile.jsp?name={sf.name}">{sf.name}</a></td><td>{sf.size}</td>' \
+            in page
     assert region.stores[b"cf"].files
 
 
@@ -89,3 +90,54 @@ def test_unknown_names_are_404_with_the_hbase_exception(served, path):
     body = e.value.read().decode()
     if "jsp" in path:
         assert "org.apache.hadoop.hbase." in body
+
+
+def test_store_file_page_shows_trailer_index_and_bloom(served):
+    cluster, ui = served
+    region = cluster.master.tables["t"].locator.regions[0]
+    sf = region.stores[b"cf"].files[0]
+    _, page = _get(ui.url + f"storeFile.jsp?name={sf.name}")
+    assert f'href="/region.jsp?name={region.encoded_name}"' in page
+    assert f"<td>entryCount</td><td>{sf.entry_count}</td>" in page
+    for section in ("Trailer", "File info", "BLOOM_FILTER_TYPE"):
+        assert section in page
+    with pytest.raises(urllib.error.HTTPError) as e:
+        _get(ui.url + "storeFile.jsp?name=nosuchfile")
+    assert e.value.code == 404
+    assert "no store file &#39;nosuchfile&#39;" in e.value.read().decode()
+
+
+def test_explain_form_says_which_files_a_get_skipped(served):
+    cluster, ui = served
+    t = cluster.table("t")
+    t.put(b"row01", {b"cf:q": b"v2"})
+    cluster.admin.flush("t")  # a second file in the upper region; the bloom rules out "row99"
+    _, form = _get(ui.url + "explain.jsp")
+    assert '<form method="get" action="/explain.jsp">' in form and "<option>t</option>" in form
+    _, page = _get(ui.url + "explain.jsp?table=t&row=row99&column=cf:q")
+    assert "EXPLAIN get &#x27;t&#x27;, &#x27;row99&#x27;" in page
+    assert "skipped" in page and "negative" in page
+    assert '<meta http-equiv="refresh"' not in page  # the form does not re-run the Get itself
+
+
+def test_heat_strip_shows_the_hot_region(served):
+    cluster, ui = served
+    t = cluster.table("t")
+    ui.sample()
+    for i in range(40):
+        t.put(f"zz{i}".encode(), {b"cf:q": b"v"})  # all in the upper region [m, )
+    ui.sample()
+    _, page = _get(ui.url + "table.jsp?name=t")
+    strips = re.findall(r'<div class="heat"[^>]*>(.*?)</div>', page)
+    last = [re.findall(r'title="(\d+)" style="background:rgba\(200,40,20,([\d.]+)\)', s)[-1]
+            for s in strips]
+    assert last == [("0", "0.0"), ("40", "1.0")]
+
+
+def test_ui_follows_another_cluster():
+    a, b = hsim.Cluster(), hsim.Cluster()
+    b.admin.create_table("only_b", ["cf"])
+    with hsim.ui.start(a, port=0, sample_every=None) as ui:
+        assert "only_b" not in _get(ui.url)[1]
+        ui.follow(b)
+        assert 'href="/table.jsp?name=only_b"' in _get(ui.url)[1]
