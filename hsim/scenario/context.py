@@ -24,6 +24,8 @@ from hsim.config import Config
 from hsim.scenario.errors import ScenarioError
 from hsim.workloads.costmodel import LOAD_FIELDS, CostModel, CostReport, ServerLoad
 
+# Called with each cluster a run builds, as it is built (`hsim run --ui` follows them).
+CLUSTER_WATCHERS: list = []
 START_MS = 1_700_000_000_000  # every run's clock starts here (2023-11-14T22:13:20Z)
 
 
@@ -71,6 +73,8 @@ class Run:
 
             self._cluster = Cluster(region_servers=self.servers, config=self.config,
                                     clock=self.clock)
+            for watch in CLUSTER_WATCHERS:
+                watch(self._cluster)
         return self._cluster
 
     @property

@@ -33,9 +33,9 @@ class UIServer:
         handler = type("Handler", (_Handler,), {"ui": self})
         try:
             self._httpd = ThreadingHTTPServer((host, port), handler)
-        except OSError as e:
+        except (OSError, OverflowError) as e:  # OverflowError: a port outside 0-65535
             raise InvalidArgumentError(f"cannot serve the UI on {host}:{port}: "
-                                       f"{e.strerror or e}") from None
+                                       f"{getattr(e, 'strerror', None) or e}") from None
         self._httpd.daemon_threads = True
         self.port = self._httpd.server_address[1]
         self.url = f"http://{host}:{self.port}/"
