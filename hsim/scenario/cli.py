@@ -24,8 +24,8 @@ class _Parser(SuggestingParser):
 
 def _parser() -> _Parser:
     p = _Parser(prog="hsim run", description="Run a scenario: each variant on a fresh "
-                "simulated cluster; prints a comparison and writes report.json, report.md "
-                "and plots.")
+                "simulated cluster; prints a comparison and writes report.json, report.md, "
+                "report.html and plots.")
     p.add_argument("scenario", help="a name from `hsim list`, or a path to a scenario file")
     p.add_argument("--ops", help="operations per variant: a number, or a size the scenario "
                    "names (small, default)")
