@@ -141,3 +141,35 @@ def test_ui_follows_another_cluster():
         assert "only_b" not in _get(ui.url)[1]
         ui.follow(b)
         assert 'href="/table.jsp?name=only_b"' in _get(ui.url)[1]
+
+
+# Names as HBase spells them: MetricsRegionServerSource's constants, and the key prefixes of
+# MetricsRegionSourceImpl and MetricsTableSourceImpl.
+HBASE_SERVER_NAMES = {
+    "regionCount", "storeCount", "readRequestCount", "writeRequestCount", "totalRequestCount",
+    "memStoreSize", "memStoreHeapSize", "storeFileCount", "storeFileSize", "storeFileIndexSize",
+    "staticBloomSize", "flushedCellsCount", "flushedOutputBytes", "compactedInputBytes",
+    "compactedOutputBytes", "blockCacheHitCount", "blockCacheMissCount",
+    "blockCacheEvictionCount", "blockCacheSize"}
+HBASE_REGION_NAMES = {"storeCount", "storeFileCount", "memStoreSize", "memStoreHeapSize",
+                      "storeFileSize", "readRequestCount", "writeRequestCount"}
+
+
+def test_jmx_bean_and_attribute_names_are_hbases(served):
+    cluster, ui = served
+    beans = json.loads(_get(ui.url + "jmx")[1])["beans"]
+    names = [b["name"] for b in beans]
+    assert names == ["Hadoop:service=HBase,name=RegionServer,sub=Server"] * 2 + [
+        "Hadoop:service=HBase,name=RegionServer,sub=Regions",
+        "Hadoop:service=HBase,name=RegionServer,sub=Tables"]
+    for b in beans[:2]:
+        assert set(b) - {"name", "tag.Hostname"} == HBASE_SERVER_NAMES
+    encoded = {r.encoded_name for r in cluster.master.tables["t"].locator.regions}
+    keys = set(beans[2]) - {"name"}
+    assert keys == {f"Namespace_default_table_t_region_{e}_metric_{n}"
+                    for e in encoded for n in HBASE_REGION_NAMES}
+    tables = beans[3]
+    assert tables["Namespace_default_table_t_metric_writeRequestCount"] == 30
+    assert tables["Namespace_default_table_t_metric_regionCount"] == 2
+    assert tables["Namespace_default_table_t_metric_storeFileCount"] == sum(
+        r.store_files for r in cluster.metrics().regions)
