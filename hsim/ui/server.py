@@ -113,6 +113,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self._page("explain.html", pages.explain(c, q.get("table", ""),
                                                          q.get("row", ""), q.get("column", "")),
                            refresh=0)
+            elif url.path == "/favicon.ico":  # browsers ask for it on /jmx; none to give
+                self._send(204, "image/x-icon", "")
             elif url.path == "/jmx":
                 self._send(200, "application/json", json.dumps(jmx.beans(c), indent=2))
             else:
