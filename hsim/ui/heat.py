@@ -19,19 +19,32 @@ class Heat:
         self.width = width
         self._samples: deque = deque(maxlen=width + 1)  # (cluster ms, {encoded: requests})
         self._lock = threading.Lock()
+        self._servers = ((0, {}), (0, {}))  # the last two (cluster ms, {server: requests})
 
     def reset(self) -> None:
         """Forget the history (the UI now follows another cluster)."""
         with self._lock:
             self._samples.clear()
+            self._servers = ((0, {}), (0, {}))
 
     def sample(self, cluster) -> None:
         """Record every region's request count now."""
         m = cluster.metrics()
         counts = {r.name.rstrip(".").rsplit(".", 1)[-1]: r.read_requests + r.write_requests
                   for r in m.regions}
+        servers = {s.name: s.read_requests + s.write_requests for s in m.servers}
         with self._lock:
             self._samples.append((cluster.clock.now(), counts))
+            self._servers = (self._servers[1], (cluster.clock.now(), servers))
+
+    def requests_per_second(self, server: str):
+        """The server's requests per second of cluster time between the last two samples, as the
+        Master's "Requests Per Second" column; None while the clock has not moved."""
+        with self._lock:
+            (t0, before), (t1, after) = self._servers
+        if t1 <= t0 or server not in after:
+            return None
+        return (after[server] - before.get(server, 0)) * 1000 / (t1 - t0)
 
     def strip(self, encoded: str) -> list[int]:
         """The region's requests in each sampled interval, oldest first (a region born after a

@@ -52,11 +52,14 @@ def find_region(cluster, encoded: str):
 def region(cluster, encoded: str) -> dict:
     with cluster.lock:
         r = find_region(cluster, encoded)
+        rm = next(x for x in cluster.metrics().regions if x.name == r.name)
+        by_family = {sm.family: sm for sm in rm.stores}
         stores = []
         for fam, s in r.stores.items():
             files = [{"name": sf.name, "size": sf.size, "cells": sf.entry_count}
                      for sf in s.files]
-            stores.append({"family": _key(fam), "files": files})
+            stores.append({"family": _key(fam), "files": files,
+                           "m": by_family[fam.decode("utf-8", "replace")]})
         return {"name": r.name, "encoded": r.encoded_name, "table": r.table.name,
                 "start": _key(r.start_key), "end": _key(r.end_key),
                 "server": r.server.name if r.server else "",

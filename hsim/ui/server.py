@@ -98,7 +98,10 @@ class _Handler(BaseHTTPRequestHandler):
         c = self.ui.cluster
         try:
             if url.path in ("/", "/master-status"):
-                self._page("master.html", pages.master_status(c))
+                ctx = pages.master_status(c)
+                ctx["rates"] = {s.name: self.ui.heat.requests_per_second(s.name)
+                                for s in ctx["servers"]}
+                self._page("master.html", ctx)
             elif url.path == "/table.jsp":
                 ctx = pages.table(c, q.get("name", ""))
                 heat = self.ui.heat.strips([r["encoded"] for r in ctx["regions"]])

@@ -173,3 +173,34 @@ def test_jmx_bean_and_attribute_names_are_hbases(served):
     assert tables["Namespace_default_table_t_metric_regionCount"] == 2
     assert tables["Namespace_default_table_t_metric_storeFileCount"] == sum(
         r.store_files for r in cluster.metrics().regions)
+
+
+def test_master_status_requests_per_second_on_the_cluster_clock_and_block_cache(served):
+    cluster, ui = served
+    ui.sample()
+    before = {s.name: s.read_requests + s.write_requests for s in cluster.metrics().servers}
+    t0 = cluster.clock.now()
+    t = cluster.table("t")
+    for i in range(10):
+        t.put(f"zz{i}".encode(), {b"cf:q": b"v"})
+    ui.sample()
+    elapsed_s = (cluster.clock.now() - t0) / 1000
+    _, html = _get(ui.url + "master-status")
+    for s in cluster.metrics().servers:
+        rate = (s.read_requests + s.write_requests - before[s.name]) / elapsed_s
+        assert f"<td>{s.memstore_heap_bytes}</td><td>{rate:.1f}</td><td>{s.block_cache_hits}" \
+               f"</td><td>{s.block_cache_misses}</td><td>{s.block_cache_size}</td>" in html
+
+
+def test_region_page_shows_store_sizes_and_compaction_history(served):
+    cluster, ui = served
+    cluster.table("t").put(b"a99", {b"cf:q": b"v"})
+    cluster.admin.flush("t")
+    cluster.admin.major_compact("t")
+    region = cluster.master.tables["t"].locator.regions[0]
+    m = next(r for r in cluster.metrics().regions if r.name == region.name).stores[0]
+    _, page = _get(ui.url + f"region.jsp?name={region.encoded_name}")
+    assert f"index {m.index_bytes} bytes, bloom {m.bloom_bytes} bytes" in page
+    assert m.major_compactions == 1
+    assert f"<td>{m.flushes}</td><td>{m.bytes_flushed}</td><td>{m.minor_compactions}</td>" \
+           f"<td>1</td><td>{m.compaction_files_read}</td>" in page
