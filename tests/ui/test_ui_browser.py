@@ -4,7 +4,6 @@ loads, the links lead where they say, no JavaScript console errors, a screenshot
 
 import os
 import shutil
-from pathlib import Path
 
 import pytest
 

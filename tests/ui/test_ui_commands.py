@@ -1,4 +1,4 @@
-"""The ways to start the UI: `hsim ui`, `hsim serve --ui-port`, the shell's `ui`, `hsim run --ui`."""
+"""The ways to start the UI: `hsim ui`, `serve --ui-port`, the shell's `ui`, `hsim run --ui`."""
 
 import importlib.util
 import io
@@ -103,3 +103,13 @@ def test_run_ui_follows_the_variant_being_run():
         run_scenario(scenario, ops=300, variants="salted", plots=False, sensitivity="off")
         page = _get(url + "table.jsp?name=ts")
     assert page.count('href="/region.jsp?name=') >= 2
+
+
+def test_run_ui_flag_from_the_command_line(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "hsim", "run", "hotspotting", "--ui", "0",
+                        "--ops", "300", "--variants", "salted", "--no-plots", "--sensitivity",
+                        "off", "--out", str(tmp_path)], capture_output=True, text=True,
+                       timeout=120, stdin=subprocess.DEVNULL)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr.startswith("hsim run: web UI on http://127.0.0.1:")
+    assert (tmp_path / "report.html").exists()
