@@ -124,6 +124,9 @@ class _Handler(BaseHTTPRequestHandler):
                 self._page("error.html", {"error": f"no page {url.path}"}, 404, refresh=0)
         except HsimError as e:
             self._page("error.html", {"error": f"{e.hbase_exception}: {e}"}, 404, refresh=0)
+        except Exception as e:  # a bug in hsim: an answer naming it, not a dropped connection
+            self._page("error.html", {"error": f"internal error: {type(e).__name__}: {e}"}, 500,
+                       refresh=0)
 
     def _page(self, template: str, ctx: dict, status: int = 200,
               refresh: int = REFRESH_SECONDS) -> None:

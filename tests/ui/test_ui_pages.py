@@ -204,3 +204,16 @@ def test_region_page_shows_store_sizes_and_compaction_history(served):
     assert m.major_compactions == 1
     assert f"<td>{m.flushes}</td><td>{m.bytes_flushed}</td><td>{m.minor_compactions}</td>" \
            f"<td>1</td><td>{m.compaction_files_read}</td>" in page
+
+
+def test_a_bug_in_a_page_answers_500_naming_it(served, monkeypatch):
+    cluster, ui = served
+
+    def broken(_cluster):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(hsim.ui.pages, "master_status", broken)
+    with pytest.raises(urllib.error.HTTPError) as e:
+        _get(ui.url + "master-status")
+    assert e.value.code == 500
+    assert "internal error: RuntimeError: boom" in e.value.read().decode()
