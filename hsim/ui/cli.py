@@ -26,14 +26,14 @@ def add_ui_flags(p, flag: str = "--ui-port", bind: str = "--ui-bind") -> None:
                    help="address the web UI binds to (default 127.0.0.1)")
 
 
-def open_data_dir(path: str):
+def open_data_dir(path: str, region_servers: int = 1):
     """The cluster kept in a data directory, through hsim.storage when this build has it."""
     try:
         from hsim.storage import open_cluster
     except ImportError:
         raise HsimError(f"--data-dir {path!r}: this build of hsim has no data directory support "
                         "(hsim.storage.open_cluster); run without --data-dir") from None
-    return open_cluster(path)
+    return open_cluster(path, region_servers=region_servers)
 
 
 def _parser():
@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         if args.data_dir:
-            cluster = open_data_dir(args.data_dir)
+            cluster = open_data_dir(args.data_dir, max(args.servers, 1))
         else:
             cluster = Cluster(region_servers=max(args.servers, 1))
         ui = start(cluster, port=args.port, host=args.bind)

@@ -12,11 +12,16 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
+from typing import TYPE_CHECKING
+
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from hsim.errors import HsimError, InvalidArgumentError
 from hsim.ui import jmx, pages
 from hsim.ui.heat import Heat
+
+if TYPE_CHECKING:
+    from hsim.client.cluster import Cluster
 
 _ENV = Environment(loader=PackageLoader("hsim.ui", "templates"), autoescape=select_autoescape())
 REFRESH_SECONDS = 2
@@ -25,7 +30,7 @@ REFRESH_SECONDS = 2
 class UIServer:
     """A running UI: `.port`, `.url`, `.stop()`."""
 
-    def __init__(self, cluster, host: str = "127.0.0.1", port: int = 0,
+    def __init__(self, cluster: Cluster, host: str = "127.0.0.1", port: int = 0,
                  sample_every: float | None = REFRESH_SECONDS):
         self.cluster = cluster
         self.heat = Heat()
@@ -48,7 +53,7 @@ class UIServer:
         for t in self._threads:
             t.start()
 
-    def follow(self, cluster) -> None:
+    def follow(self, cluster: Cluster) -> None:
         """Show `cluster` from now on (its heat strip starts afresh)."""
         self.cluster = cluster
         self.heat.reset()
@@ -79,7 +84,7 @@ class UIServer:
         self.stop()
 
 
-def start(cluster, port: int = 0, host: str = "127.0.0.1",
+def start(cluster: Cluster, port: int = 0, host: str = "127.0.0.1",
           sample_every: float | None = REFRESH_SECONDS) -> UIServer:
     """Serve the UI for `cluster` on host:port (0: a free port) in a daemon thread; sample the
     heat strip every `sample_every` seconds (None: only when `.sample()` is called)."""
