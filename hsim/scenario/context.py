@@ -24,9 +24,10 @@ from hsim.config import Config
 from hsim.scenario.errors import ScenarioError
 from hsim.workloads.costmodel import LOAD_FIELDS, CostModel, CostReport, ServerLoad
 
+START_MS = 1_700_000_000_000  # every run's clock starts here (2023-11-14T22:13:20Z)
+
 # Called with each cluster a run builds, as it is built (`hsim run --ui` follows them).
 CLUSTER_WATCHERS: list = []
-START_MS = 1_700_000_000_000  # every run's clock starts here (2023-11-14T22:13:20Z)
 
 
 class Run:

@@ -12,16 +12,17 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
-from typing import TYPE_CHECKING
-
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from hsim.errors import HsimError, InvalidArgumentError
 from hsim.ui import jmx, pages
-from hsim.ui.heat import Heat
 
-if TYPE_CHECKING:
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
     from hsim.client.cluster import Cluster
+
+from hsim.ui.heat import Heat  # noqa: E402
 
 _ENV = Environment(loader=PackageLoader("hsim.ui", "templates"), autoescape=select_autoescape())
 REFRESH_SECONDS = 2
