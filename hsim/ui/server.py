@@ -16,13 +16,12 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from hsim.errors import HsimError, InvalidArgumentError
 from hsim.ui import jmx, pages
+from hsim.ui.heat import Heat
 
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # what the annotations name; not imported at run time
     from hsim.client.cluster import Cluster
-
-from hsim.ui.heat import Heat  # noqa: E402
 
 _ENV = Environment(loader=PackageLoader("hsim.ui", "templates"), autoescape=select_autoescape())
 REFRESH_SECONDS = 2
