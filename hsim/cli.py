@@ -5,6 +5,7 @@
     hsim docs --check|--write  -> hsim.scenario.docs
     hsim serve ...             -> hsim.thrift.serve
     hsim shell [script]        -> hsim.shell.main
+    hsim ui ...                -> hsim.ui.cli
     hsim --version             -> prints hsim's version
 """
 
@@ -22,6 +23,7 @@ _COMMANDS = {
     "docs": ("hsim.scenario.docs", "main", "regenerate (--write) or check the verdicts in docs"),
     "serve": ("hsim.thrift.serve", "main", "serve the HBase Thrift-1 API on a port"),
     "shell": ("hsim.shell.main", "main", "an HBase shell on an in-process cluster"),
+    "ui": ("hsim.ui.cli", "main", "the web UI (Master/RegionServer pages) on a cluster"),
 }
 
 

@@ -47,6 +47,7 @@ COMMANDS = {
     "shell": ("hsim.shell.main", "_parser"),
     "sweep": ("hsim.scenario.sweep", "_parser"),
     "docs": ("hsim.scenario.docs", "_parser"),
+    "ui": ("hsim.ui.cli", "_parser"),
 }
 
 

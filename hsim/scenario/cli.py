@@ -24,8 +24,8 @@ class _Parser(SuggestingParser):
 
 def _parser() -> _Parser:
     p = _Parser(prog="hsim run", description="Run a scenario: each variant on a fresh "
-                "simulated cluster; prints a comparison and writes report.json, report.md "
-                "and plots.")
+                "simulated cluster; prints a comparison and writes report.json, report.md, "
+                "report.html and plots.")
     p.add_argument("scenario", help="a name from `hsim list`, or a path to a scenario file")
     p.add_argument("--ops", help="operations per variant: a number, or a size the scenario "
                    "names (small, default)")
@@ -54,6 +54,9 @@ def _parser() -> _Parser:
     p.add_argument("--keep", action="store_true",
                    help="with --target: keep the tables made there (dropped by default)")
     p.add_argument("--debug", action="store_true", help="show tracebacks")
+    from hsim.ui.cli import add_ui_flags
+
+    add_ui_flags(p, "--ui", "--ui-bind")
     return p
 
 
@@ -108,9 +111,6 @@ def _run(argv: list[str]) -> int:
     from rich.console import Console
 
     from hsim.scenario.loader import load_scenario
-    from hsim.scenario.markdown import to_markdown
-    from hsim.scenario.runner import run_scenario
-    from hsim.scenario.terminal import ProgressBar, print_report, report_console
 
     scenario = load_scenario(args.scenario)
     out = Path(args.out) if args.out else Path("hsim-report") / scenario.name
@@ -119,6 +119,20 @@ def _run(argv: list[str]) -> int:
     kwargs = dict(ops=args.ops, seed=args.seed, scale=_scale(args.scale), servers=args.servers,
                   params=_params(args.param), variants=args.variants, out=out,
                   plots=not args.no_plots, sensitivity=args.sensitivity)
+    if args.ui is not None:
+        from hsim.ui.watch import watch_runs
+
+        with watch_runs(args.ui, args.ui_bind, hold=sys.stdin.isatty()) as url:
+            print(f"hsim run: web UI on {url}", file=sys.stderr, flush=True)
+            return _run_and_print(args, scenario, kwargs, err, show_progress)
+    return _run_and_print(args, scenario, kwargs, err, show_progress)
+
+
+def _run_and_print(args, scenario, kwargs, err, show_progress) -> int:
+    from hsim.scenario.markdown import to_markdown
+    from hsim.scenario.runner import run_scenario
+    from hsim.scenario.terminal import ProgressBar, print_report, report_console
+
     if args.target:
         from hsim.scenario.target import run_on_target, to_markdown as target_markdown
 

@@ -36,6 +36,9 @@ if TYPE_CHECKING:  # what the annotations name; not imported at run time
 
 START_MS = 1_700_000_000_000  # every run's clock starts here (2023-11-14T22:13:20Z)
 
+# Called with each cluster a run builds, as it is built (`hsim run --ui` follows them).
+CLUSTER_WATCHERS: list = []
+
 
 class Run:
     """What a scenario's run function gets: a fresh cluster for one variant, its workload size, seed
@@ -83,6 +86,8 @@ class Run:
 
             self._cluster = Cluster(region_servers=self.servers, config=self.config,
                                     clock=self.clock)
+            for watch in CLUSTER_WATCHERS:
+                watch(self._cluster)
         return self._cluster
 
     @property

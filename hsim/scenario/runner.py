@@ -232,3 +232,6 @@ def write_report(report: Report, scenario: Scenario, out: Path, plots: bool = Tr
         report.plots = draw_plots(report, scenario, out)
     (out / "report.json").write_text(report.to_json())
     (out / "report.md").write_text(to_markdown(report))
+    from hsim.scenario.html import to_html
+
+    (out / "report.html").write_text(to_html(report, out))

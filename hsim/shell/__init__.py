@@ -14,6 +14,7 @@ from hsim.shell import (  # noqa: F401
     commands_dml,
     commands_namespace,
     commands_tools,
+    commands_ui,
     commands_views,
     commands_wal,
 )

@@ -4,6 +4,7 @@ other Thrift-1 client (they connect as to HBase's own `hbase thrift start`).
     hsim serve [--host 127.0.0.1] [--port 9090] [--servers N] [--transport buffered|framed]
                [--protocol binary|compact] [--config JSON|FILE] [--clock system|tick|manual]
                [--max-connections N] [--max-message-size BYTES] [--max-frame-size BYTES]
+               [--ui-port [PORT]] [--ui-bind HOST]
 
 Binds to loopback unless told otherwise. The first line printed says the address it listens on
 (with --port 0, the free port it picked). SIGINT or SIGTERM stops it cleanly.
@@ -88,6 +89,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="keep the tables in this data directory (created if missing); a "
                         "restart reopens it and replays its WALs. Default: in memory only")
     p.add_argument("--verbose", action="store_true", help="log refused connections")
+    from hsim.ui.cli import add_ui_flags
+
+    add_ui_flags(p)
     return p
 
 
@@ -131,8 +135,22 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, _stop)
     print(f"hsim serve: listening on {args.host}:{server.port} ({args.transport} transport, "
           f"{args.protocol} protocol, {args.servers} region server(s))", flush=True)
+    ui = None
+    if args.ui_port is not None:
+        from hsim.errors import HsimError
+        from hsim.ui import start
+
+        try:
+            ui = start(cluster, port=args.ui_port, host=args.ui_bind)
+        except HsimError as e:
+            server.stop()
+            print(f"hsim serve: {e}", file=sys.stderr)
+            return 1
+        print(f"hsim serve: web UI on {ui.url}", flush=True)
     server.serve_forever()
     server.stop()
+    if ui:
+        ui.stop()
     cluster.close()  # with a data directory: flush and archive the WALs
     print(f"hsim serve: stopped after {server.connections_served} connection(s)", flush=True)
     return 0

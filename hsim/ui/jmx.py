@@ -1,30 +1,65 @@
-"""/jmx: the Hadoop JMX servlet's JSON shape ({"beans": [...]}) with HBase's metric names.
+"""/jmx: the Hadoop JMX servlet's JSON shape ({"beans": [...]}) with HBase's bean and metric
+names, as a RegionServer's /jmx shows them:
 
-Names follow MetricsRegionServerSource (readRequestCount, writeRequestCount, storeFileCount,
-storeFileSize, memStoreSize, flushedCellsCount, blockCacheHitCount, blockCacheMissCount,
-blockCacheEvictionCount, blockCacheSize) and MetricsRegionSource's per-region
-"Namespace_<ns>_table_<t>_region_<encoded>_metric_<name>" keys.
+- "Hadoop:service=HBase,name=RegionServer,sub=Server", one per server: the names of
+  MetricsRegionServerSource (regionCount, storeCount, readRequestCount, writeRequestCount,
+  totalRequestCount, memStoreSize (data), memStoreHeapSize, storeFileCount, storeFileSize,
+  storeFileIndexSize, staticBloomSize, flushedCellsCount, flushedOutputBytes,
+  compactedInputBytes, compactedOutputBytes, blockCache{Hit,Miss,Eviction}Count, blockCacheSize).
+- "...,sub=Regions": MetricsRegionSourceImpl's keys
+  "Namespace_<ns>_table_<qualifier>_region_<encoded name>_metric_<name>".
+- "...,sub=Tables": MetricsTableSourceImpl's keys "Namespace_<ns>_table_<qualifier>_metric_<name>".
+hsim keeps one process for all servers, so each Server bean carries its server's tag.Hostname.
 """
 
 from __future__ import annotations
 
+SERVER_BEAN = "Hadoop:service=HBase,name=RegionServer,sub=Server"
+REGIONS_BEAN = "Hadoop:service=HBase,name=RegionServer,sub=Regions"
+TABLES_BEAN = "Hadoop:service=HBase,name=RegionServer,sub=Tables"
+
+
+def _memstore_data(r) -> int:
+    return sum(s.memstore_data_bytes for s in r.stores)
+
+
+def _table_prefix(table: str) -> str:
+    ns, _, t = table.rpartition(":")
+    return f"Namespace_{ns or 'default'}_table_{t}"
+
+
+def _region_gauges(r) -> dict:
+    """The per-region (and, summed, per-table) figures, by HBase's names."""
+    return {"storeCount": len(r.stores), "storeFileCount": r.store_files,
+            "memStoreSize": _memstore_data(r), "memStoreHeapSize": r.memstore_heap_bytes,
+            "storeFileSize": r.store_file_bytes, "readRequestCount": r.read_requests,
+            "writeRequestCount": r.write_requests}
+
 
 def beans(cluster) -> dict:
-    m = cluster.metrics()
+    with cluster.lock:
+        m = cluster.metrics()
+    by_server: dict = {}
+    for r in m.regions:
+        by_server.setdefault(r.server, []).append(r)
     out = []
     for s in m.servers:
+        regions = by_server.get(s.name, [])
         out.append({
-            "name": "Hadoop:service=HBase,name=RegionServer,sub=Server",
+            "name": SERVER_BEAN,
             "tag.Hostname": s.name,
             "regionCount": s.regions,
+            "storeCount": sum(len(r.stores) for r in regions),
             "readRequestCount": s.read_requests,
             "writeRequestCount": s.write_requests,
             "totalRequestCount": s.read_requests + s.write_requests,
-            "memStoreSize": s.memstore_heap_bytes,
+            "memStoreSize": sum(_memstore_data(r) for r in regions),
+            "memStoreHeapSize": s.memstore_heap_bytes,
             "storeFileCount": s.store_files,
             "storeFileSize": s.store_file_bytes,
             "storeFileIndexSize": s.index_bytes,
             "staticBloomSize": s.bloom_bytes,
+            "flushedCellsCount": sum(st.cells_flushed for r in regions for st in r.stores),
             "flushedOutputBytes": s.bytes_flushed,
             "compactedInputBytes": s.compaction_bytes_read,
             "compactedOutputBytes": s.compaction_bytes_written,
@@ -33,15 +68,17 @@ def beans(cluster) -> dict:
             "blockCacheEvictionCount": s.block_cache_evictions,
             "blockCacheSize": s.block_cache_size,
         })
-    regions = {"name": "Hadoop:service=HBase,name=RegionServer,sub=Regions"}
+    regions = {"name": REGIONS_BEAN}
+    tables = {"name": TABLES_BEAN}
     for r in m.regions:
-        ns, _, t = r.table.rpartition(":")
         enc = r.name.rstrip(".").rsplit(".", 1)[-1]
-        p = f"Namespace_{ns or 'default'}_table_{t}_region_{enc}_metric_"
-        regions[p + "readRequestCount"] = r.read_requests
-        regions[p + "writeRequestCount"] = r.write_requests
-        regions[p + "storeFileCount"] = r.store_files
-        regions[p + "storeFileSize"] = r.store_file_bytes
-        regions[p + "memStoreSize"] = r.memstore_heap_bytes
-    out.append(regions)
+        gauges = _region_gauges(r)
+        for k, v in gauges.items():
+            regions[f"{_table_prefix(r.table)}_region_{enc}_metric_{k}"] = v
+        tp = f"{_table_prefix(r.table)}_metric_"
+        gauges["regionCount"] = 1
+        gauges["totalRequestCount"] = r.read_requests + r.write_requests
+        for k, v in gauges.items():
+            tables[tp + k] = tables.get(tp + k, 0) + v
+    out += [regions, tables]
     return {"beans": out}

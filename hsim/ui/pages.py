@@ -4,7 +4,7 @@ page is one consistent moment of the cluster."""
 from __future__ import annotations
 
 from hsim.bytes import to_string_binary
-from hsim.errors import TableNotFoundError, UnknownRegionError
+from hsim.errors import InvalidArgumentError, TableNotFoundError, UnknownRegionError
 
 
 def _key(k: bytes) -> str:
@@ -52,13 +52,47 @@ def find_region(cluster, encoded: str):
 def region(cluster, encoded: str) -> dict:
     with cluster.lock:
         r = find_region(cluster, encoded)
+        rm = next(x for x in cluster.metrics().regions if x.name == r.name)
+        by_family = {sm.family: sm for sm in rm.stores}
         stores = []
         for fam, s in r.stores.items():
             files = [{"name": sf.name, "size": sf.size, "cells": sf.entry_count}
                      for sf in s.files]
-            stores.append({"family": _key(fam), "files": files})
+            stores.append({"family": _key(fam), "files": files,
+                           "m": by_family[fam.decode("utf-8", "replace")]})
         return {"name": r.name, "encoded": r.encoded_name, "table": r.table.name,
                 "start": _key(r.start_key), "end": _key(r.end_key),
                 "server": r.server.name if r.server else "",
                 "reads": r.read_requests, "writes": r.write_requests,
                 "memstore": r.memstore_heap, "stores": stores}
+
+
+def store_file(cluster, name: str) -> dict:
+    """/storeFile.jsp?name=: the store file's trailer, block index and bloom (the hfile view)."""
+    from hsim.inspect.hfile import hfile
+
+    with cluster.lock:
+        for st in cluster.master.tables.values():
+            for r in st.locator.regions:
+                for fam, s in r.stores.items():
+                    for n, sf in enumerate(s.files):
+                        if sf.name == name:
+                            view = hfile(cluster, r.table.name, r.encoded_name, fam, n)
+                            return {"name": name, "region": r.encoded_name,
+                                    "table": r.table.name, "family": _key(fam),
+                                    "view_html": view._repr_html_()}
+    raise InvalidArgumentError(f"no store file {name!r} is open on any region")
+
+
+def explain(cluster, table_name: str, row: str, column: str) -> dict:
+    """The `explain get` form's answer: which files the Get read or skipped, and why. The Get
+    runs for real, as the shell's `explain get` does, so it counts as one read request."""
+    from hsim.inspect.explain import explain_get
+
+    ctx = {"table": table_name, "row": row, "column": column, "tables": sorted(
+        cluster.master.tables), "result_html": None}
+    if table_name and row:
+        columns = [column.encode()] if column else None
+        ctx["result_html"] = explain_get(cluster, table_name, row.encode(),
+                                         columns=columns)._repr_html_()
+    return ctx
