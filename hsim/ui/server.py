@@ -23,11 +23,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # what the annotations name; not imported at run time
     from hsim.client.cluster import Cluster
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # what the annotations name; not imported at run time
-    from hsim.client.cluster import Cluster
-
 _ENV = Environment(loader=PackageLoader("hsim.ui", "templates"), autoescape=select_autoescape())
 REFRESH_SECONDS = 2
 

@@ -19,8 +19,9 @@ def _readers(cells, fam, tags, mvcc, cached):
     w.append_all(cells)
     data = w.finish(max((c.seq_id for c in cells), default=0), False, 0)
     assert sum(len(o) for o in w.cell_offsets.values()) == len(cells)
-    make = lambda offsets: HFileReader(data, "f1", fam, Config(), BlockCache(1 << 30) if cached
-                                       else None, offsets)
+    def make(offsets):
+        return HFileReader(data, "f1", fam, Config(), BlockCache(1 << 30) if cached else None,
+                           offsets)
     return make(w.cell_offsets), make(None)
 
 
@@ -41,7 +42,7 @@ def test_binary_search_get_equals_full_decode_get(items, tags, mvcc, cached, blo
                     for i, (r, q, ts, t, v, ttl) in enumerate(items)})
     fast, slow = _readers(cells, ColumnFamily(block_size=block_size), tags, mvcc, cached)
     rows = sorted({c[0] for c in cells} | {b"", b"\x00", b"\x01\x00", b"\xff\xff\xff\xff"})
-    for rounds in range(2):  # the second round reads through the cache when there is one
+    for _round in range(2):  # the second round reads through the cache when there is one
         fio, sio = IOCounters(), IOCounters()
         for row in rows:
             got = list(fast.seek_row(row, fio))
