@@ -42,7 +42,6 @@ PLANNED = {
     65: "ycsb", 70: "ycsb", 89: "ycsb",
     9: "skew_and_import", 11: "skew_and_import", 12: "skew_and_import", 15: "skew_and_import",
     37: "skew_and_import",
-    50: "secondary_index", 51: "secondary_index", 93: "secondary_index",
     58: "order_object", 59: "order_object", 64: "order_object",
     57: "time_series_columns", 77: "time_series_columns", 82: "time_series_columns",
     61: "time_series_columns",
