@@ -40,8 +40,6 @@ PLANNED = {
     65: "ycsb", 70: "ycsb", 89: "ycsb",
     9: "skew_and_import", 11: "skew_and_import", 12: "skew_and_import", 15: "skew_and_import",
     37: "skew_and_import",
-    57: "time_series_columns", 77: "time_series_columns", 82: "time_series_columns",
-    61: "time_series_columns",
     67: "lookup_patterns", 72: "lookup_patterns", 73: "lookup_patterns", 74: "lookup_patterns",
     75: "lookup_patterns", 76: "lookup_patterns",
     31: "rows_vs_versions", 43: "rows_vs_versions", 44: "rows_vs_versions",

@@ -10,7 +10,8 @@ from hsim.scenario.loader import scenario_files
 
 SCENARIOS = ["bloom_filters", "cache_knobs", "column_families", "compaction_io", "counters",
              "hotspotting", "index_size", "key_encoding", "log_data", "order_object",
-             "presplit", "secondary_index", "tall_vs_wide", "versions_ttl", "ycsb"]
+             "presplit", "secondary_index", "tall_vs_wide", "time_series_columns",
+             "versions_ttl", "ycsb"]
 
 TINY = textwrap.dedent('''
     """A two-variant scenario for the tests."""
