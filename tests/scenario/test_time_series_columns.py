@@ -10,6 +10,8 @@ import pytest
 from hsim.scenario import run_scenario
 from hsim.scenario.loader import load_scenario
 
+from .same_report import assert_same_report
+
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
@@ -60,10 +62,4 @@ def test_claims_cover_the_seed_claims_and_the_report_has_them(report):
 
 
 def test_same_seed_same_report():
-    def stable(report):
-        return [line for line in report.to_json().splitlines() if '"elapsed_s"' not in line]
-
-    args = dict(ops=800, plots=False, sensitivity="off",
-                variants=["compacted_hour", "visit_buckets"])
-    assert stable(run_scenario("time_series_columns", **args)) == \
-        stable(run_scenario("time_series_columns", **args))
+    assert_same_report("time_series_columns", ops=800, variants=["compacted_hour", "visit_buckets"])
