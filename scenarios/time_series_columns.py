@@ -9,10 +9,10 @@ Reads" (columns per row).
 
 Metrics: every variant stores the same `--ops` data points of `metrics` metrics, one every 15 s
 of simulated time per metric, then reads `queries` windows of `query_hours` hours of one metric.
-The table may split (MAX_FILESIZE is 1/16 of the data, at least one 64 KiB block), so a row too
-wide to split shows up as a region over its limit. Web logs: every variant stores the same `--ops` page events of `cookies`
-visitors (referer, search term, product view, checkout), then reads each visitor's path in one
-hour and each visitor's search terms.
+The table may split (MAX_FILESIZE is 1/16 of the data, at least one 64 KiB block), so a row
+too wide to split shows up as a region over its limit. Web logs: every variant stores the same
+`--ops` page events of `cookies` visitors (referer, search term, product view, checkout), then
+reads each visitor's path in one hour and each visitor's search terms.
 """
 
 from hsim.filters import ColumnRangeFilter
