@@ -32,8 +32,6 @@ REASONS = {
         "`\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01` exactly as HBase's shell does (docs/shell.md)",
     32: "a rule of the data model, not a trade-off to measure: hsim keeps rows per family and "
         "has no rowkey update (the semantics tests check both; docs/semantics.md)",
-    91: "not shown yet: no scenario models a follower stream; order_object weighs normalized "
-        "against denormalized records for orders",
 }
 
 # claims a scenario that is being written (or whose claims do not yet say `covers=`) will show
@@ -42,12 +40,6 @@ PLANNED = {
     65: "ycsb", 70: "ycsb", 89: "ycsb",
     9: "skew_and_import", 11: "skew_and_import", 12: "skew_and_import", 15: "skew_and_import",
     37: "skew_and_import",
-    26: "key_encoding", 27: "key_encoding", 56: "key_encoding", 78: "key_encoding",
-    81: "key_encoding", 90: "key_encoding",
-    50: "secondary_index", 51: "secondary_index", 93: "secondary_index",
-    58: "order_object", 59: "order_object", 64: "order_object",
-    57: "time_series_columns", 77: "time_series_columns", 82: "time_series_columns",
-    61: "time_series_columns",
     67: "lookup_patterns", 72: "lookup_patterns", 73: "lookup_patterns", 74: "lookup_patterns",
     75: "lookup_patterns", 76: "lookup_patterns",
     31: "rows_vs_versions", 43: "rows_vs_versions", 44: "rows_vs_versions",
