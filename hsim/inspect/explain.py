@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from hsim.cell import DELETE_COLUMN, DELETE_FAMILY, DELETE_FAMILY_VERSION
 from hsim.client import requests as rq
 from hsim.inspect.render import html_lines, html_table, key_text, text_table, time_text
 from hsim.metrics import IOCounters
@@ -284,13 +285,13 @@ def classify(cells: list, visible: list, family, query, now: int, raw: bool) -> 
 def _masks(m, c) -> bool:
     """Does delete marker `m` mask put `c` (ScanDeleteTracker.isDeleted)?"""
     code, mts, ts = m.type_code, m.timestamp, c.timestamp
-    if code == 14:  # DeleteFamily
+    if code == DELETE_FAMILY:
         return ts <= mts
-    if code == 10:  # DeleteFamilyVersion
+    if code == DELETE_FAMILY_VERSION:
         return ts == mts
     if m.qualifier != c.qualifier:
         return False
-    return ts <= mts if code == 12 else ts == mts  # DeleteColumn / Delete
+    return ts <= mts if code == DELETE_COLUMN else ts == mts  # else a Delete
 
 
 # --- the two entry points -----------------------------------------------------------------------
