@@ -19,6 +19,7 @@ from hsim.errors import (DoNotRetryError, FilterParseError, HsimError, Incompati
                          WrongRegionError)
 from hsim.errors import (ConstraintError, NamespaceExistError, NamespaceNotFoundError,
                          RetriesExhaustedWithDetailsError)
+from hsim.keep_deleted_cells import KeepDeletedCells
 from hsim.schema import ColumnFamily, TableDescriptor
 from hsim.version import __version__  # noqa: F401 -- public, by convention not in __all__
 
@@ -35,7 +36,8 @@ def __getattr__(name):
 __all__ = [
     "Cell", "CellType", "LATEST_TIMESTAMP", "ManualClock", "SystemClock", "TickingClock", "Config",
     "Durability",
-    "ColumnFamily", "TableDescriptor", "Cluster", "HsimError", "InvalidArgumentError",
+    "ColumnFamily", "KeepDeletedCells", "TableDescriptor", "Cluster", "HsimError",
+    "InvalidArgumentError",
     "DoNotRetryError", "NoSuchColumnFamilyError", "TableNotFoundError", "TableExistsError",
     "TableNotDisabledError", "TableNotEnabledError", "TableDisabledError", "WrongRegionError",
     "RegionTooBusyError", "UnknownRegionError", "IncompatibleFilterError", "FilterParseError",

@@ -32,6 +32,9 @@ from operator import eq, itemgetter
 from hsim.cell import (
     DELETE_COLUMN, DELETE_FAMILY, DELETE_FAMILY_VERSION, LATEST_TIMESTAMP, NO_TTL, PUT,
 )
+from hsim.keep_deleted_cells import KeepDeletedCells
+
+_KDC_FALSE, _KDC_TRUE, _KDC_TTL = KeepDeletedCells.FALSE, KeepDeletedCells.TRUE, KeepDeletedCells.TTL
 
 _NEG_INF = -(1 << 63)
 _ROW = itemgetter(0)
@@ -79,7 +82,7 @@ class UserMatcher:
             self.min_versions = family.min_versions
             fam_versions = family.max_versions
             self.limit = fam_versions if query.has_filter else min(query.max_versions, fam_versions)
-        self.see_past = family.keep_deleted_cells is not False
+        self.see_past = family.keep_deleted_cells is not KeepDeletedCells.FALSE
 
     def match(self, cells) -> list:
         if self.raw:
@@ -334,7 +337,7 @@ class CompactionMatcher:
                     out.append(c)
                     continue
                 # CompactionScanQueryMatcher.trackDelete
-                if kdc is False or (kdc == "TTL" and ts < oldest):
+                if kdc is _KDC_FALSE or (kdc is _KDC_TTL and ts < oldest):
                     if not has_fs or ts > fam_stamp:
                         if code == DELETE_FAMILY:
                             has_fs = True
@@ -354,7 +357,7 @@ class CompactionMatcher:
                 if purge > 0 and now - ts <= purge:
                     out.append(c)
                     continue
-                if kdc is True or (kdc == "TTL" and ts >= oldest):
+                if kdc is _KDC_TRUE or (kdc is _KDC_TTL and ts >= oldest):
                     if ts < earliest:
                         skip_col = "markers"
                         dropped["markers"] += 1

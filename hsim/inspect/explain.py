@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from hsim.cell import DELETE_COLUMN, DELETE_FAMILY, DELETE_FAMILY_VERSION
 from hsim.client import requests as rq
 from hsim.inspect.render import html_lines, html_table, key_text, text_table, time_text
+from hsim.keep_deleted_cells import KeepDeletedCells
 from hsim.metrics import IOCounters
 
 _NEG_INF = -(1 << 63)
@@ -249,7 +250,7 @@ def classify(cells: list, visible: list, family, query, now: int, raw: bool) -> 
         return out
     ttl = family.ttl_ms
     oldest = _NEG_INF if ttl is None else now - ttl
-    see_past = family.keep_deleted_cells is not False
+    see_past = family.keep_deleted_cells is not KeepDeletedCells.FALSE
     markers = [c for c in cells if c.is_delete and (
         (tr_min <= c.timestamp < tr_max) if see_past else c.timestamp >= tr_min)]
     puts_seen: set = set()

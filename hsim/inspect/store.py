@@ -104,7 +104,7 @@ class StoreView:
 
 
 def family_options(cf) -> dict:
-    kdc = {True: "TRUE", False: "FALSE"}.get(cf.keep_deleted_cells, cf.keep_deleted_cells)
+    kdc = cf.keep_deleted_cells.value
     return {"VERSIONS": cf.max_versions, "MIN_VERSIONS": cf.min_versions,
             "TTL": "FOREVER" if cf.ttl is None else cf.ttl, "KEEP_DELETED_CELLS": kdc,
             "BLOOMFILTER": cf.bloom_filter, "BLOCKSIZE": cf.block_size,
