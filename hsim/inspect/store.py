@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from hsim.bytes import to_string_binary
-from hsim.engine.hfile_inspect import cell_string
 from hsim.errors import NoSuchColumnFamilyError
+from hsim.inspect.hfile_pretty_printer import cell_string
 from hsim.inspect.regions import find_region
 from hsim.inspect.render import html_lines, html_table, key_text, text_table, time_text
 
