@@ -20,7 +20,8 @@ import struct
 from operator import itemgetter
 
 from hsim.cell import (
-    DELETE_COLUMN, DELETE_FAMILY, DELETE_FAMILY_VERSION, LATEST_TIMESTAMP, NO_TTL, PUT, TTL_TAG_TYPE,
+    DELETE_COLUMN, DELETE_FAMILY, DELETE_FAMILY_VERSION, LATEST_TIMESTAMP, NO_TTL, PUT,
+    TTL_TAG_TYPE,
 )
 from hsim.config import Config
 from hsim.engine import block as blk

@@ -34,7 +34,8 @@ from hsim.cell import (
 )
 from hsim.keep_deleted_cells import KeepDeletedCells
 
-_KDC_FALSE, _KDC_TRUE, _KDC_TTL = KeepDeletedCells.FALSE, KeepDeletedCells.TRUE, KeepDeletedCells.TTL
+_KDC_FALSE, _KDC_TRUE, _KDC_TTL = (KeepDeletedCells.FALSE, KeepDeletedCells.TRUE,
+                                  KeepDeletedCells.TTL)
 
 _NEG_INF = -(1 << 63)
 _ROW = itemgetter(0)
