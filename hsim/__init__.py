@@ -13,7 +13,8 @@ from hsim.clock import ManualClock, SystemClock, TickingClock
 from hsim.config import Config
 from hsim.durability import Durability
 from hsim.errors import (DoNotRetryError, FilterParseError, HsimError, IncompatibleFilterError,
-                         InvalidArgumentError, NoSuchColumnFamilyError, RegionTooBusyError,
+                         InvalidArgumentError, NoSuchColumnFamilyError, NotServingRegionError,
+                         RegionTooBusyError,
                          TableDisabledError, TableExistsError, TableNotDisabledError,
                          TableNotEnabledError, TableNotFoundError, UnknownRegionError,
                          WrongRegionError)
@@ -37,8 +38,8 @@ __all__ = [
     "Cell", "CellType", "LATEST_TIMESTAMP", "ManualClock", "SystemClock", "TickingClock", "Config",
     "Durability",
     "ColumnFamily", "KeepDeletedCells", "TableDescriptor", "Cluster", "HsimError",
-    "InvalidArgumentError",
-    "DoNotRetryError", "NoSuchColumnFamilyError", "TableNotFoundError", "TableExistsError",
+    "InvalidArgumentError", "DoNotRetryError", "NoSuchColumnFamilyError", "NotServingRegionError",
+    "TableNotFoundError", "TableExistsError",
     "TableNotDisabledError", "TableNotEnabledError", "TableDisabledError", "WrongRegionError",
     "RegionTooBusyError", "UnknownRegionError", "IncompatibleFilterError", "FilterParseError",
     "ConstraintError", "NamespaceExistError", "NamespaceNotFoundError",

@@ -118,7 +118,8 @@ class Cell(_CellBase):
         )
 
     @staticmethod
-    def make(row, family, qualifier, timestamp, code, value, seq_id=0, ttl=NO_TTL) -> "Cell":
+    def make(row: bytes, family: bytes, qualifier: bytes, timestamp: int, code: int, value: bytes,
+             seq_id: int = 0, ttl: int = NO_TTL) -> "Cell":
         """Fast constructor for engine code: bytes already, `code` an int, no checks."""
         return _new(Cell, (row, family, qualifier, -timestamp, -code, -seq_id, value, ttl))
 
@@ -218,7 +219,8 @@ class Cell(_CellBase):
         return _TTL_TAGS.pack(11, 9, TTL_TAG_TYPE, self[7])
 
     @staticmethod
-    def from_keyvalue(buf: bytes, offset: int = 0, has_tags: bool = False, seq_id: int = 0):
+    def from_keyvalue(buf: bytes, offset: int = 0, has_tags: bool = False,
+                      seq_id: int = 0) -> tuple[Cell, int]:
         """Decode one KeyValue at `offset`; returns (cell, offset after it). With `has_tags`
         (HFile v3 files that include tags) a tags length and tags follow the value."""
         klen, vlen = _II.unpack_from(buf, offset)

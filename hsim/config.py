@@ -6,6 +6,11 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from typing import Any
+
 MiB = 1 << 20
 GiB = 1 << 30
 LONG_MAX = (1 << 63) - 1
@@ -32,7 +37,6 @@ class Config:
 
     # MemStore and flush (HRegion, FlushLargeStoresPolicy, MemStoreFlusher)
     memstore_flush_size: int = 128 * MiB  # hbase.hregion.memstore.flush.size
-    memstore_block_multiplier: int = 4  # hbase.hregion.memstore.block.multiplier
     flush_policy: str = "large_stores"  # "large_stores" (FlushAllLargeStoresPolicy) | "all_stores"
     flush_lower_bound_min: int = 16 * MiB  # hbase.hregion.percolumnfamilyflush.size.lower.bound.min
     global_memstore_size: int = 400 * MiB  # hbase.regionserver.global.memstore.size (0.4 of 1 GiB)
@@ -64,7 +68,6 @@ class Config:
     bytes_per_checksum: int = 16384  # hbase.hstore.bytes.per.checksum
     # Block cache (LruBlockCache, CacheConfig)
     block_cache_size: int = 400 * MiB  # hfile.block.cache.size = 0.4 of a 1 GiB heap
-    cache_data_on_write: bool = False  # hbase.rs.cacheblocksonwrite
     # Client and Thrift server limits (ConnectionUtils.validatePut, ThriftServerRunner)
     keyvalue_max_size: int = 10 * MiB  # hbase.client.keyvalue.maxsize (<= 0: no limit)
     scanner_timeout_ms: int = 60_000  # hbase.client.scanner.timeout.period
@@ -101,7 +104,7 @@ class Config:
             return self.increasing_policy_initial_size
         return 2 * self.memstore_flush_size
 
-    def replace(self, **changes) -> "Config":
+    def replace(self, **changes: Any) -> "Config":
         """A copy with some fields changed."""
         return dataclasses.replace(self, **changes)
 

@@ -72,6 +72,12 @@ class WrongRegionError(DoNotRetryError):
     hbase_exception = "org.apache.hadoop.hbase.regionserver.WrongRegionException"
 
 
+class NotServingRegionError(HsimError):
+    """A request sent to a region server for a region it does not hold (closed, moved, split)."""
+
+    hbase_exception = "org.apache.hadoop.hbase.NotServingRegionException"
+
+
 class RegionTooBusyError(HsimError):
     """The region's memstore is over its blocking size: writes wait for a flush."""
 
@@ -143,3 +149,27 @@ class CorruptWALError(HsimError):
     """A WAL whose bytes do not parse (WALSplitter's CorruptedLogFileException)."""
 
     hbase_exception = "org.apache.hadoop.hbase.wal.WALSplitter$CorruptedLogFileException"
+
+
+class FileSystemVersionError(HsimError):
+    """A data directory written by another hsim format version (FSUtils.checkVersion)."""
+
+    hbase_exception = "org.apache.hadoop.hbase.util.FileSystemVersionException"
+
+
+class CorruptHFileError(HsimError):
+    """A store file whose bytes are not a readable HFile (truncated, overwritten, missing)."""
+
+    hbase_exception = "org.apache.hadoop.hbase.io.hfile.CorruptHFileException"
+
+
+class TableInfoMissingError(HsimError):
+    """A table directory without a readable descriptor (FSTableDescriptors)."""
+
+    hbase_exception = "org.apache.hadoop.hbase.TableInfoMissingException"
+
+
+class DeserializationError(HsimError):
+    """A .regioninfo or reference file that does not parse (RegionInfo.parseFrom)."""
+
+    hbase_exception = "org.apache.hadoop.hbase.exceptions.DeserializationException"

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import contextlib
 import threading
-import types
 
 import happybase as _happybase
 import happybase.connection as _hb_connection
@@ -34,10 +33,18 @@ from happybase import DEFAULT_HOST, DEFAULT_PORT, Batch, NoConnectionsAvailable,
 
 from hsim.thrift.loopback import LoopbackClient, LoopbackServer, LoopbackTransport
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from hsim.client.cluster import Cluster
+    from hsim.clock import ManualClock, SystemClock, TickingClock
+    from hsim.config import Config
+
 __all__ = ["Connection", "ConnectionPool", "Table", "Batch", "NoConnectionsAvailable",
            "DEFAULT_HOST", "DEFAULT_PORT", "cluster", "server", "attach", "reset", "patch"]
 
 _lock = threading.Lock()
+_pool_lock = threading.Lock()  # one pool built at a time while the name is swapped
 _servers: dict[tuple, LoopbackServer] = {}
 _new_cluster = {"region_servers": 1, "config": None, "clock": None}
 
@@ -46,7 +53,7 @@ def _address(host, port) -> tuple:
     return (host or DEFAULT_HOST, port or DEFAULT_PORT)
 
 
-def server(host=DEFAULT_HOST, port=DEFAULT_PORT) -> LoopbackServer:
+def server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> LoopbackServer:
     """The embedded Thrift server for (host, port): `.cluster`, `.handler` (open scanners)."""
     key = _address(host, port)
     found = _servers.get(key)
@@ -64,18 +71,19 @@ def server(host=DEFAULT_HOST, port=DEFAULT_PORT) -> LoopbackServer:
     return found
 
 
-def cluster(host=DEFAULT_HOST, port=DEFAULT_PORT):
+def cluster(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> Cluster:
     """The embedded cluster that connections to (host, port) use (created if need be)."""
     return server(host, port).cluster
 
 
-def attach(cluster, host=DEFAULT_HOST, port=DEFAULT_PORT) -> None:
+def attach(cluster: Cluster, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> None:
     """Serve `cluster` at (host, port) from now on."""
     with _lock:
         _servers[_address(host, port)] = LoopbackServer(cluster)
 
 
-def reset(region_servers: int = 1, config=None, clock=None) -> None:
+def reset(region_servers: int = 1, config: Config | None = None,
+          clock: ManualClock | TickingClock | SystemClock | None = None) -> None:
     """Forget every embedded cluster; new ones get these settings (clock: one clock object
     shared by the clusters created until the next reset, default a fresh TickingClock each)."""
     with _lock:
@@ -97,17 +105,25 @@ class Connection(_happybase.Connection):
         return f"<hsim.happybase.Connection {self.host}:{self.port}>"
 
 
-def _pool_init():
-    """happybase's own ConnectionPool.__init__, its global `Connection` bound to ours."""
-    init = _hb_pool.ConnectionPool.__init__
-    scope = dict(init.__globals__, Connection=Connection)
-    return types.FunctionType(init.__code__, scope, init.__name__, init.__defaults__,
-                              init.__closure__)
-
-
 class ConnectionPool(_hb_pool.ConnectionPool):
     __doc__ = _hb_pool.ConnectionPool.__doc__
-    __init__ = _pool_init()
+
+    def __init__(self, size: int, **kwargs: object) -> None:
+        """happybase's own ConnectionPool.__init__ (its checks, queue and first connection),
+        run while the name it builds connections with, `happybase.pool.Connection`, is ours."""
+        with _pool_lock, _bound(_hb_pool, "Connection", Connection):
+            super().__init__(size, **kwargs)
+
+
+@contextlib.contextmanager
+def _bound(module, name, value):
+    """`module.name` is `value` inside the block, and what it was after."""
+    saved = getattr(module, name)
+    setattr(module, name, value)
+    try:
+        yield
+    finally:
+        setattr(module, name, saved)
 
 
 # Where happybase binds the two names: the package, and the modules that use them.

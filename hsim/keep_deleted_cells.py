@@ -16,7 +16,7 @@ class KeepDeletedCells(enum.Enum):
     TTL = "TTL"
 
     @classmethod
-    def of(cls, value) -> KeepDeletedCells | None:
+    def of(cls, value: KeepDeletedCells | bool | str) -> KeepDeletedCells | None:
         """The member for an API spelling (the enum itself, a bool, or FALSE/TRUE/TTL in any
         case, as the shell, happybase and older hsim code pass it); None if there is none."""
         if isinstance(value, cls):

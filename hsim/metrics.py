@@ -53,9 +53,86 @@ class IOCounters:
 
 
 # --- metric records returned by cluster.metrics() ----------------------------------------------
-from dataclasses import asdict, dataclass, field  # noqa: E402
+from dataclasses import asdict, dataclass, field, fields, make_dataclass  # noqa: E402
+from typing import NamedTuple  # noqa: E402
 
 _KEY_FIELDS = ("start_key", "end_key")
+
+
+class Metric(NamedTuple):
+    """One metric's schema: its name in hsim, unit, the records that carry it, what it counts,
+    and the name HBase's RegionServer exports it under in JMX ("" where HBase has none)."""
+
+    name: str
+    unit: str  # "count", "bytes", "files", "requests", "blocks", "cells"
+    levels: str  # S: ServerMetrics, R: RegionMetrics, F: StoreMetrics (a column family)
+    description: str
+    hbase: str = ""  # the "Server" bean's attribute (MetricsRegionServerSource)
+
+
+# The metrics schema: every metric of every record, defined once; the records below are built
+# from it, in its order. Columns: name, unit, records (S server, R region, F store), the name
+# HBase's RegionServer bean exports it under ("-": none), what it counts.
+_SCHEMA = """
+regions                  count    S   regionCount             regions open on the server
+read_requests            requests SR  readRequestCount        rows read (Gets and scanned rows)
+write_requests           requests SR  writeRequestCount       mutations applied
+memstore_data_bytes      bytes    F   -                       cell bytes in the MemStore
+memstore_heap_bytes      bytes    SRF memStoreSize            MemStore heap (cells + overhead)
+store_files              files    SRF storeFileCount          HFiles in the stores
+store_file_bytes         bytes    SRF storeFileSize           on-disk bytes of the HFiles
+index_bytes              bytes    SF  storeFileIndexSize      block-index bytes of the HFiles
+bloom_bytes              bytes    SF  staticBloomSize         bloom filter bytes of the HFiles
+flushes                  count    SF  -                       MemStore flushes
+bytes_flushed            bytes    SF  flushedOutputBytes      bytes written by flushes
+cells_flushed            cells    F   flushedCellsCount       cells written by flushes
+compactions              count    S   -                       minor and major compactions
+minor_compactions        count    F   -                       minor compactions (some files)
+major_compactions        count    F   -                       major compactions (all files)
+compaction_files_read    files    F   -                       HFiles read by compactions
+compaction_bytes_read    bytes    SF  compactedInputBytes     bytes read by compactions
+compaction_bytes_written bytes    SF  compactedOutputBytes    bytes written by compactions
+cells_dropped_deleted    cells    F   -                       cells dropped under a delete marker
+cells_dropped_expired    cells    F   -                       cells compactions dropped past TTL
+cells_dropped_versions   cells    F   -                       cells dropped beyond VERSIONS
+markers_dropped          cells    F   -                       markers dropped by major compactions
+expired_files_dropped    files    F   -                       whole HFiles dropped as expired
+block_cache_hits         blocks   S   blockCacheHitCount      block cache hits
+block_cache_misses       blocks   S   blockCacheMissCount     block cache misses
+block_cache_evictions    blocks   S   blockCacheEvictionCount blocks evicted from the cache
+block_cache_size         bytes    S   blockCacheSize          bytes held by the block cache
+blocks_read              blocks   SF  -                       blocks read from the files ("disk")
+bytes_read               bytes    S   -                       on-disk bytes of the blocks read
+cache_hits               blocks   F   -                       cache hits of the store's reads
+cache_misses             blocks   F   -                       cache misses of the store's reads
+bloom_checks             count    SF  -                       bloom filter checks
+bloom_negatives          count    SF  -                       bloom checks that ruled a file out
+wal_files                files    S   hlogFileCount           live WAL files (not yet archived)
+wal_bytes                bytes    S   hlogFileSize            bytes in the live WAL files
+wal_bytes_written        bytes    S   -                       every byte ever appended to the WAL
+wal_syncs                count    S   -                       WAL syncs
+wal_fsyncs               count    S   -                       WAL syncs that also fsync (FSYNC_WAL)
+wal_rolls                count    S   -                       WAL rolls
+wal_archived             files    S   -                       WAL files moved to oldWALs
+wal_forced_flushes       count    S   -                       flushes forced by maxlogs
+read_rpcs                requests S   -                       Get calls and scanner batches
+chunk_cache_hits         blocks   S   -                       cache hits on index/bloom chunks
+"""
+METRICS = {m.name: m for m in (
+    Metric(name, unit, levels, description, "" if hbase == "-" else hbase)
+    for name, unit, levels, hbase, description in (
+        line.split(None, 4) for line in _SCHEMA.strip().splitlines()))}
+
+
+def schema(record: type | object) -> tuple[Metric, ...]:
+    """The metrics of a record class or instance (StoreMetrics, RegionMetrics, ServerMetrics),
+    in field order."""
+    return tuple(METRICS[f.name] for f in fields(record) if f.name in METRICS)
+
+
+def describe(name: str) -> Metric:
+    """The schema of a metric by name (KeyError for a name no record has)."""
+    return METRICS[name]
 
 
 def printable_keys(d: dict) -> dict:
@@ -64,109 +141,44 @@ def printable_keys(d: dict) -> dict:
     return {k: to_string_binary(v) if k in _KEY_FIELDS else v for k, v in d.items()}
 
 
-@dataclass
-class StoreMetrics:
-    """One column family's store in one region: memstore, files, flushes, compactions, reads."""
-
-    family: str
-    memstore_data_bytes: int
-    memstore_heap_bytes: int
-    store_files: int
-    store_file_bytes: int
-    index_bytes: int
-    bloom_bytes: int
-    flushes: int
-    bytes_flushed: int
-    cells_flushed: int
-    minor_compactions: int
-    major_compactions: int
-    compaction_files_read: int
-    compaction_bytes_read: int
-    compaction_bytes_written: int
-    cells_dropped_deleted: int
-    cells_dropped_expired: int
-    cells_dropped_versions: int
-    markers_dropped: int
-    expired_files_dropped: int
-    blocks_read: int
-    cache_hits: int
-    cache_misses: int
-    bloom_checks: int
-    bloom_negatives: int
-
-    def to_dict(self) -> dict:
-        """Every field by name (JSON-ready)."""
-        return asdict(self)
+def _record(name: str, level: str, doc: str, identity: list, **methods):
+    """A metrics record: its identity fields, then every metric of `level` in schema order,
+    each an int defaulting to 0."""
+    counts = [(m.name, int, field(default=0)) for m in METRICS.values() if level in m.levels]
+    extra = [("stores", list, field(default_factory=list))] if level == "R" else []
+    cls = make_dataclass(name, identity + counts + extra, namespace={"__doc__": doc, **methods})
+    cls.__module__ = __name__
+    return cls
 
 
-@dataclass
-class RegionMetrics:
-    """One region: its key range, hosting server, request counts and stores."""
-
-    name: str
-    table: str
-    start_key: bytes
-    end_key: bytes
-    server: str
-    read_requests: int
-    write_requests: int
-    memstore_heap_bytes: int
-    store_files: int
-    store_file_bytes: int
-    stores: list = field(default_factory=list)
-
-    def to_dict(self) -> dict:
-        """JSON-ready: row keys as Bytes.toStringBinary text, stores as dicts."""
-        return printable_keys(asdict(self))
-
-    @classmethod
-    def from_dict(cls, d: dict) -> "RegionMetrics":
-        """The inverse of `to_dict` (keys read back with `Bytes.toBytesBinary`)."""
-        return cls(**{**d, "start_key": to_bytes_binary(d["start_key"]),
-                      "end_key": to_bytes_binary(d["end_key"]),
-                      "stores": [StoreMetrics(**s) for s in d.get("stores", [])]})
+def _to_dict(self) -> dict:
+    """Every field by name (JSON-ready)."""
+    return asdict(self)
 
 
-@dataclass
-class ServerMetrics:
-    """One region server: totals over its regions plus its block cache."""
+def _region_to_dict(self) -> dict:
+    """JSON-ready: row keys as Bytes.toStringBinary text, stores as dicts."""
+    return printable_keys(asdict(self))
 
-    name: str
-    regions: int
-    read_requests: int
-    write_requests: int
-    memstore_heap_bytes: int
-    store_files: int
-    store_file_bytes: int
-    index_bytes: int
-    bloom_bytes: int
-    flushes: int
-    bytes_flushed: int
-    compactions: int
-    compaction_bytes_read: int
-    compaction_bytes_written: int
-    block_cache_hits: int
-    block_cache_misses: int
-    block_cache_evictions: int
-    block_cache_size: int
-    blocks_read: int
-    bytes_read: int
-    bloom_checks: int
-    bloom_negatives: int
-    wal_files: int = 0  # live WAL files (not yet archived)
-    wal_bytes: int = 0  # bytes in the live WAL files
-    wal_bytes_written: int = 0  # every byte ever appended
-    wal_syncs: int = 0
-    wal_fsyncs: int = 0
-    wal_rolls: int = 0
-    wal_archived: int = 0  # files moved to oldWALs
-    wal_forced_flushes: int = 0  # region flushes forced by hbase.regionserver.maxlogs
-    read_rpcs: int = 0  # Get calls and scanner batches (read_requests counts rows)
-    chunk_cache_hits: int = 0  # of block_cache_hits: index and bloom chunks
 
-    def to_dict(self) -> dict:
-        """Every field by name (JSON-ready)."""
-        return asdict(self)
+@classmethod
+def _region_from_dict(cls, d: dict) -> "RegionMetrics":
+    """The inverse of `to_dict` (keys read back with `Bytes.toBytesBinary`)."""
+    return cls(**{**d, "start_key": to_bytes_binary(d["start_key"]),
+                  "end_key": to_bytes_binary(d["end_key"]),
+                  "stores": [StoreMetrics(**s) for s in d.get("stores", [])]})
+
+
+StoreMetrics = _record(
+    "StoreMetrics", "F", "One column family's store in one region: memstore, files, flushes, "
+    "compactions, reads.", [("family", str)], to_dict=_to_dict)
+RegionMetrics = _record(
+    "RegionMetrics", "R", "One region: its key range, hosting server, request counts and stores.",
+    [("name", str), ("table", str), ("start_key", bytes), ("end_key", bytes), ("server", str)],
+    to_dict=_region_to_dict, from_dict=_region_from_dict)
+ServerMetrics = _record(
+    "ServerMetrics", "S", "One region server: totals over its regions plus its block cache and "
+    "WAL.", [("name", str)], to_dict=_to_dict)
 
 
 @dataclass
@@ -254,3 +266,15 @@ class ClusterMetrics:
         """The inverse of `to_dict`; the "derived" section is recomputed, not read."""
         return cls(servers=[ServerMetrics(**s) for s in d["servers"]],
                    regions=[RegionMetrics.from_dict(r) for r in d["regions"]])
+
+
+def schema_markdown() -> str:
+    """The metrics reference table of docs/metrics.md, generated from the records' schema."""
+    out = []
+    for record in (ServerMetrics, RegionMetrics, StoreMetrics):
+        out += [f"### {record.__name__}", "", "| metric | unit | what it counts | HBase name |",
+                "| --- | --- | --- | --- |"]
+        out += [f"| `{m.name}` | {m.unit} | {m.description} | {f'`{m.hbase}`' if m.hbase else ''} |"
+                for m in schema(record)]
+        out.append("")
+    return "\n".join(out)

@@ -9,6 +9,11 @@ from dataclasses import dataclass, field
 from hsim.errors import DoNotRetryError, InvalidArgumentError
 from hsim.keep_deleted_cells import KeepDeletedCells
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from typing import Any
+
 FOREVER = None  # TTL => FOREVER (HConstants.FOREVER = Integer.MAX_VALUE seconds)
 _INT_MAX = 2**31 - 1
 BLOOM_TYPES = ("NONE", "ROW", "ROWCOL")
@@ -85,7 +90,7 @@ class ColumnFamily:
         """HStore.determineTTLFromFamily: FOREVER means no expiry, else seconds x 1000."""
         return None if self.ttl is None else self.ttl * 1000
 
-    def replace(self, **changes) -> "ColumnFamily":
+    def replace(self, **changes: Any) -> "ColumnFamily":
         """A copy with some settings changed."""
         return dataclasses.replace(self, **changes)
 
@@ -108,8 +113,8 @@ class ColumnFamily:
         return cls(**kwargs)
 
     def to_dict(self) -> dict:
-        """Every setting by name."""
-        return dataclasses.asdict(self)
+        """Every setting by name, as plain values (KEEP_DELETED_CELLS as FALSE/TRUE/TTL)."""
+        return {**dataclasses.asdict(self), "keep_deleted_cells": self.keep_deleted_cells.value}
 
 
 _SHELL_NAMES = {

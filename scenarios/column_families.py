@@ -84,14 +84,14 @@ def run(ctx, variant):
                    "mean small-family flush size", "B")
         ctx.record("small_compactions", sum(f["minor_compactions"] + f["major_compactions"]
                                             for f in small_f), "compactions of small families")
+        ctx.record("small_io_bytes", sum(_io(f) for f in small_f),
+                   "small families' flush + compaction I/O", "B")
     ctx.record("big_flush_bytes", big_f["bytes_flushed"] / max(1, big_f["flushes"]),
                "mean big-family flush size", "B")
     everything = list(fams.values())
     ctx.record("files_written", sum(f["flushes"] + f["minor_compactions"] + f["major_compactions"]
                                     for f in everything), "files written (flush + compaction)")
-    ctx.record("io_bytes", sum(f["bytes_flushed"] + f["compaction_bytes_read"]
-                               + f["compaction_bytes_written"] for f in everything),
-               "flush + compaction I/O", "B")
+    ctx.record("io_bytes", sum(_io(f) for f in everything), "flush + compaction I/O", "B")
 
     # a mass scan of the small data only
     before, before_bytes = blocks_touched(ctx.cluster), bytes_read(ctx.cluster)
@@ -104,11 +104,17 @@ def run(ctx, variant):
     blocks = blocks_touched(ctx.cluster) - before
     disk = bytes_read(ctx.cluster) - before_bytes
     if rows != small_rows:
-        ctx.note(f"the small-data scan returned {rows} rows, {small_rows} written")
+        ctx.note(f"the small-data scan returned {rows:,} rows, {small_rows:,} written")
     ctx.record("small_scan_rows", rows, "small-data scan: rows")
     ctx.record("small_scan_regions", regions, "small-data scan: regions visited")
     ctx.record("small_scan_blocks", blocks, "small-data scan: blocks read")
     ctx.record("small_scan_bytes", disk, "small-data scan: bytes read from disk", "B")
+
+
+def _io(family: dict) -> int:
+    """A family's flush and compaction bytes (read and written)."""
+    return (family["bytes_flushed"] + family["compaction_bytes_read"]
+            + family["compaction_bytes_written"])
 
 
 scenario.claim(
@@ -120,7 +126,8 @@ scenario.claim(
     criterion=(metric("three_flush_all", "flushes_small")
                >= 0.9 * metric("three_flush_all", "flushes_big"))
               & (metric("three_flush_all", "small_flush_bytes")
-                 < 0.1 * metric("three_flush_all", "big_flush_bytes")))
+                 < 0.1 * metric("three_flush_all", "big_flush_bytes")),
+    covers=(1,))
 
 
 scenario.claim(
@@ -129,11 +136,15 @@ scenario.claim(
     quote="When many column families the flushing and compaction interaction can make for a "
           "bunch of needless i/o loading (To be addressed by changing flushing and compaction "
           "to work on a per column family basis).",
+    # "needless": the I/O spent on the small families, which carry little data; the big
+    # family's own flushes and compactions are needed either way (reported as io_bytes)
     criterion=(metric("three_flush_all", "files_written")
                > 1.5 * metric("three_per_family", "files_written"))
               & (metric("three_flush_all", "small_compactions")
                  > metric("three_per_family", "small_compactions"))
-              & (metric("three_flush_all", "io_bytes") > metric("three_per_family", "io_bytes")))
+              & (metric("three_flush_all", "small_io_bytes")
+                 > 2 * metric("three_per_family", "small_io_bytes")),
+    covers=(2,))
 
 
 scenario.claim(
@@ -145,7 +156,8 @@ scenario.claim(
     criterion=(metric("three_per_family", "small_scan_regions")
                > metric("separate_tables", "small_scan_regions"))
               & (metric("three_per_family", "small_scan_blocks")
-                 > metric("separate_tables", "small_scan_blocks")))
+                 > metric("separate_tables", "small_scan_blocks")),
+    covers=(4,))
 
 
 scenario.claim(
@@ -157,4 +169,5 @@ scenario.claim(
     criterion=(3 * metric("three_per_family", "small_scan_blocks")
                < metric("one_family", "small_scan_blocks"))
               & (10 * metric("three_per_family", "small_scan_bytes")
-                 < metric("one_family", "small_scan_bytes")))
+                 < metric("one_family", "small_scan_bytes")),
+    covers=(3,))

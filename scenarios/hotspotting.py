@@ -111,7 +111,8 @@ scenario.claim(
           "etc. With monotonically increasing row-keys (i.e., using a timestamp), this will "
           "happen.",
     criterion=(metric("timestamp_lead", "max_server_write_share") >= 0.9)
-              & (metric("timestamp_lead", "regions_written") == 1))
+              & (metric("timestamp_lead", "regions_written") == 1),
+    covers=(11,))
 
 
 scenario.claim(
@@ -120,7 +121,8 @@ scenario.claim(
     quote="if you’re inserting time-series data, and the timestamp is at the beginning of the "
           "rowkey, you’re always appending to the bottom of the table ... you’ll hot-spot on "
           "the last region of the table.",
-    criterion=metric("timestamp_lead", "last_region_write_share") >= 0.99)
+    criterion=metric("timestamp_lead", "last_region_write_share") >= 0.99,
+    covers=(14,))
 
 
 scenario.claim(
@@ -131,7 +133,8 @@ scenario.claim(
           "same region.",
     criterion=(metric("salted", "write_hotspot_ratio") < 1.5)
               & (metric("salted", "write_throughput") / metric("timestamp_lead", "write_throughput")
-                 >= 0.75 * option("servers")))
+                 >= 0.75 * option("servers")),
+    covers=(6,))
 
 
 scenario.claim(
@@ -143,7 +146,8 @@ scenario.claim(
     criterion=(metric("salted", "time_range_read_ms")
                > metric("timestamp_lead", "time_range_read_ms"))
               & (metric("salted", "gets_per_point_read")
-                 > metric("timestamp_lead", "gets_per_point_read")))
+                 > metric("timestamp_lead", "gets_per_point_read")),
+    covers=(7, 16))
 
 
 scenario.claim(
@@ -153,7 +157,8 @@ scenario.claim(
           "use a Get operation to retrieve that row as normal.",
     criterion=(metric("hashed_prefix", "write_hotspot_ratio") < 1.5)
               & (metric("hashed_prefix", "gets_per_point_read") == 1)
-              & (metric("hashed_prefix", "point_reads_found") == 100))
+              & (metric("hashed_prefix", "point_reads_found") == 100),
+    covers=(8,))
 
 
 scenario.claim(
@@ -162,7 +167,8 @@ scenario.claim(
     quote="This effectively randomizes row keys, but sacrifices row ordering properties.",
     criterion=(metric("reversed", "write_hotspot_ratio") < 1.5)
               & (metric("reversed", "time_range_rows_read")
-                 > 10 * metric("reversed", "time_range_rows_wanted")))
+                 > 10 * metric("reversed", "time_range_rows_wanted")),
+    covers=(10,))
 
 
 scenario.claim(
@@ -170,4 +176,5 @@ scenario.claim(
     seed="000", section="Monotonically Increasing Row Keys/Timeseries Data",
     quote="Thus, even with a continual stream of input data with a mix of metric types, the "
           "Puts are distributed across various points of regions in the table.",
-    criterion=metric("field_swap", "write_hotspot_ratio") < 1.5)
+    criterion=metric("field_swap", "write_hotspot_ratio") < 1.5,
+    covers=(13,))

@@ -126,7 +126,8 @@ scenario.claim(
                         "Lead Position",
     quote="The rowkey `[timestamp][hostname][log-event]` suffers from the monotonically "
           "increasing rowkey problem described in <<timeseries,timeseries>>.",
-    criterion=metric("ts_lead", "max_server_write_share") >= 0.9)
+    criterion=metric("ts_lead", "max_server_write_share") >= 0.9,
+    covers=(53,))
 
 
 scenario.claim(
@@ -139,7 +140,8 @@ scenario.claim(
           "a single timestamp, so there are trade-offs.",
     criterion=(metric("bucketed", "write_hotspot_ratio") < 1.5)
               & (metric("bucketed", "time_range_scans") == option("buckets"))
-              & (metric("ts_lead", "time_range_scans") == 1))
+              & (metric("ts_lead", "time_range_scans") == 1),
+    covers=(54,))
 
 
 scenario.claim(
@@ -148,7 +150,8 @@ scenario.claim(
                         "Position",
     quote="The rowkey `[hostname][log-event][timestamp]` is a candidate if there is a large-ish "
           "number of hosts to spread the writes and reads across the keyspace.",
-    criterion=metric("host_lead", "write_hotspot_ratio") < 1.5)
+    criterion=metric("host_lead", "write_hotspot_ratio") < 1.5,
+    covers=(55,))
 
 
 scenario.claim(
@@ -160,7 +163,8 @@ scenario.claim(
           "will create the property of being able to do a Scan on `[hostname][log-event]` to "
           "obtain the quickly obtain the most recently captured events.",
     criterion=(metric("host_lead_reverse_ts", "recent_rows_read") == option("recent"))
-              & (metric("host_lead", "recent_rows_read") > 2 * option("recent")))
+              & (metric("host_lead", "recent_rows_read") > 2 * option("recent")),
+    covers=(29,))
 
 
 scenario.claim(
@@ -169,4 +173,5 @@ scenario.claim(
                         "Timestamp? (Reverse Scan API)",
     quote="implements an API to scan a table or a range within a table in reverse, reducing "
           "the need to optimize your schema for forward or reverse scanning.",
-    criterion=metric("host_lead", "recent_rows_read_reversed") == option("recent"))
+    criterion=metric("host_lead", "recent_rows_read_reversed") == option("recent"),
+    covers=(30,))

@@ -79,7 +79,7 @@ def run(ctx, variant):
     ctx.record("split_lead_bytes", [r.start_key[0] for r in regions if r.start_key],
                "lead byte of each split key")
     ctx.note("rows per region: " + ", ".join(
-        f"[{_show(r.start_key)}, {_show(r.end_key)}) {c}" for r, c in zip(regions, counts)))
+        f"[{_show(r.start_key)}, {_show(r.end_key)}) {c:,}" for r, c in zip(regions, counts)))
 
 
 def _show(key: bytes) -> str:
@@ -96,7 +96,8 @@ scenario.claim(
     quote="Running those key ranges through `Bytes.split` (which is the split strategy used "
           "when creating regions in `HBaseAdmin.createTable(byte[] startKey, byte[] endKey, "
           "numRegions)` for 10 regions will generate the following splits...",
-    criterion=metric("bytes_split", "split_lead_bytes") == [48, 54, 61, 68, 75, 82, 88, 95, 102])
+    criterion=metric("bytes_split", "split_lead_bytes") == [48, 54, 61, 68, 75, 82, 88, 95, 102],
+    covers=(33,))
 
 
 scenario.claim(
@@ -105,7 +106,8 @@ scenario.claim(
     quote='The problem is that all the data is going to pile up in the first 2 regions and the '
           'last region thus creating a "lumpy" (and possibly "hot") region problem. ... Thus, '
           'the middle regions regions will never be used.',
-    criterion=metric("bytes_split", "empty_regions") >= metric("bytes_split", "regions") / 2)
+    criterion=metric("bytes_split", "empty_regions") >= metric("bytes_split", "regions") / 2,
+    covers=(34,))
 
 
 scenario.claim(
@@ -117,7 +119,8 @@ scenario.claim(
     criterion=(metric("book_hex_splits", "empty_regions")
                == 0) & (metric("hex_string_split", "empty_regions") == 0)
               & (metric("book_hex_splits", "region_skew")
-                 < 1.3) & (metric("hex_string_split", "region_skew") < 1.3))
+                 < 1.3) & (metric("hex_string_split", "region_skew") < 1.3),
+    covers=(35,))
 
 
 scenario.claim(
@@ -128,4 +131,5 @@ scenario.claim(
           "``YouAreDeadException`` will be triggered. A better practice is to create a fixed "
           "number of regions and evenly distribute those regions across all the region servers",
     criterion=(metric("no_presplit", "max_server_write_share") >= 0.9)
-              & (metric("book_hex_splits", "max_server_write_share") <= 1.5 / option("servers")))
+              & (metric("book_hex_splits", "max_server_write_share") <= 1.5 / option("servers")),
+    covers=(36,))

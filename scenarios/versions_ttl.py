@@ -125,7 +125,8 @@ scenario.claim(
           "time (and qualifier). Excess versions are removed during major compactions.",
     criterion=(metric("versions_1", "raw_cells_before_major") > 2 * metric("versions_1", "rows"))
               & (metric("versions_1", "cells_per_live_row_after_major") == 1)
-              & (metric("versions_1", "versions_after_updates") == 1))
+              & (metric("versions_1", "versions_after_updates") == 1),
+    covers=(38,))
 
 
 scenario.claim(
@@ -135,7 +136,8 @@ scenario.claim(
           "level (e.g., hundreds or more) unless those old values are very dear to you because "
           "this will greatly increase StoreFile size.",
     criterion=metric("versions_10", "bytes_after_major")
-                     > 4 * metric("versions_1", "bytes_after_major"))
+                     > 4 * metric("versions_1", "bytes_after_major"),
+    covers=(39,))
 
 
 scenario.claim(
@@ -145,7 +147,8 @@ scenario.claim(
           "rows once the expiration time is reached. This applies to _all_ versions of a row - "
           "even the current one.",
     criterion=(metric("ttl", "versions_an_hour_later")
-               == 0) & (metric("ttl", "raw_cells_after_major") == 0))
+               == 0) & (metric("ttl", "raw_cells_after_major") == 0),
+    covers=(41,))
 
 
 scenario.claim(
@@ -156,7 +159,8 @@ scenario.claim(
           "Setting `hbase.store.delete.expired.storefile` to `false` disables this feature. "
           "Setting link:[minimum number of versions] to other than 0 also disables this.",
     criterion=(metric("ttl", "expired_files_dropped") > 0)
-              & (metric("ttl_min_versions", "expired_files_dropped") == 0))
+              & (metric("ttl_min_versions", "expired_files_dropped") == 0),
+    covers=(42,))
 
 
 scenario.claim(
@@ -166,7 +170,8 @@ scenario.claim(
           'versions, _but keep at least M versions around_" (where M is the value for minimum '
           'number of row versions, M<N).',
     criterion=(metric("ttl_min_versions", "versions_an_hour_later") == 2)
-              & (metric("ttl_min_versions", "cells_per_live_row_after_major") == 2))
+              & (metric("ttl_min_versions", "cells_per_live_row_after_major") == 2),
+    covers=(40,))
 
 
 scenario.claim(
@@ -176,7 +181,8 @@ scenario.claim(
           "not see a deleted cell (row or column), even when the Get or Scan operation "
           "indicates a time range before the delete marker was placed.",
     criterion=(metric("versions_10", "deleted_now")
-               == 0) & (metric("versions_10", "deleted_point_in_time") == 0))
+               == 0) & (metric("versions_10", "deleted_point_in_time") == 0),
+    covers=(45,))
 
 
 scenario.claim(
@@ -190,4 +196,5 @@ scenario.claim(
                == 0) & (metric("keep_deleted", "deleted_point_in_time") > 0)
               & (metric("keep_deleted", "deleted_point_in_time_after_major") > 0)
               & (metric("keep_deleted", "bytes_after_major")
-                 > metric("versions_10", "bytes_after_major")))
+                 > metric("versions_10", "bytes_after_major")),
+    covers=(46,))

@@ -3,7 +3,8 @@ cost model's simulated throughput and latency percentiles.
 
 Seed claims: 002 "HBase Data Model" (one read per request: ~1 ms from the cache, ~10 ms from
 disk) and "Geographic Data" (hot records keep their blocks hot), 004 "Modeling for even
-distribution of data and load" (a narrow row in the block cache is the fastest read).
+distribution of data and load" (a narrow row in the block cache is the fastest read: judged
+against the same workload C on wide rows, each Get split by whether it read the disk).
 
 Every variant loads the same `records` records (0: as many as --ops; YCSB's 10 fields of 100
 bytes, keys "user" + FNV hash) into a table pre-split into `regions` regions at the quantiles of
@@ -14,9 +15,19 @@ phase is costed: throughput is what the busiest server allows; the percentiles a
 operation's own service time (its RPCs, rows, blocks, chunks and WAL bytes priced by the cost
 model), so a 50-row scan counts as one slow operation, not 50 fast ones; the mean latency per
 operation adds M/M/1 queueing at 70% of the throughput. Gets are split by whether they read the
-disk, so the ~1 ms / ~10 ms claim is judged on what the units add up to for each kind.
+disk, so the ~1 ms / ~10 ms claim is judged on what the units add up to for each kind, and on
+the counts that make it "one read": data blocks per Get from the cache, disk reads per Get
+that missed. The wide-row variant C_wide stores rows of `wide_fields` fields (and 10 /
+`wide_fields` as many records, so the same bytes as C): a Get reads the whole row, so it
+touches more blocks, in the cache or on disk. The cost model prices blocks, rows and RPCs,
+not cells, so a wide row's extra cells cost nothing beyond their blocks: the comparison
+understates what a wide row costs, never overstates it.
 """
 
+from bisect import bisect_right
+from collections import Counter
+
+from hsim.inspect.store import find_store
 from hsim.scenario import Scenario
 from hsim.scenario.criteria import metric
 from hsim.workloads.costmodel import LOAD_FIELDS, ServerLoad
@@ -31,10 +42,10 @@ scenario = Scenario(
     servers=4,
     scale=1 / 1024,
     params={"records": 0, "regions": 8, "compression": "NONE", "bloom": "ROW",
-            "block_size": 65536, "distribution": "", "cache_fraction": 0.5},
+            "block_size": 65536, "distribution": "", "cache_fraction": 0.5, "wide_fields": 500},
     derive=lambda p, ops: {"records": p["records"] or max(100, ops),  # 0: as many as --ops
                            "distribution": p["distribution"] or "each workload's own"},
-    sweep={"cache_fraction": [0.05, 1.0]},
+    sweep={"cache_fraction": [0.05, 0.2, 1.0]},
     ops_meaning="operations per workload after the load phase",
 )
 
@@ -46,21 +57,29 @@ scenario.variant("C_hot_together", "workload C, 80% of reads on 20% of the recor
 scenario.variant("C_hot_scattered", "the same hot set, keys hashed (insertorder=hashed): the "
                  "hot records are scattered over the table", workload="C",
                  distribution="hotspot", insert_order="hashed")
+scenario.variant("C_wide", "workload C on wide rows: wide_fields fields of 100 bytes per "
+                 "record, 10 / wide_fields as many records (the same bytes)", workload="C",
+                 wide=True)
 
 
 @scenario.run
 def run(ctx, variant):
     p = ctx.params
-    records = p["records"]
+    records, fields = p["records"], 10
+    if variant.params.get("wide"):
+        fields = p["wide_fields"]
+        records = max(20, records * 10 // fields)
     dist = variant.params.get("distribution") or p["distribution"]
     dist = None if dist == "each workload's own" else dist
     wl = CoreWorkload(variant["workload"], record_count=records, operation_count=ctx.ops,
-                      seed=ctx.seed, request_distribution=dist,
+                      seed=ctx.seed, request_distribution=dist, field_count=fields,
                       insert_order=variant.params.get("insert_order", "hashed"), zero_padding=10)
     ctx.expect(records + ctx.ops)
     record_bytes = wl.field_count * (wl.field_length + 40)  # KeyValues of one record, roughly
+    # At least a block and a row per server, so that every variant can cache something.
     ctx.config = ctx.config.replace(block_cache_size=max(
-        64 << 10, int(records * record_bytes * p["cache_fraction"] / ctx.servers)))
+        (64 << 10) + 2 * record_bytes,
+        int(records * record_bytes * p["cache_fraction"] / ctx.servers)))
     sample = [wl.key_name(i) for i in range(0, records, max(1, records // 1000))]
     family = {"COMPRESSION": p["compression"], "BLOOMFILTER": p["bloom"],
               "BLOCKSIZE": p["block_size"]}
@@ -77,6 +96,7 @@ def run(ctx, variant):
     kinds = {}
     per_op = []  # (kind, counts of the operation) for per-operation service times
     hits, misses = ServerLoad("gets from the cache"), ServerLoad("gets that read the disk")
+    read_rows = []
     last = _counts(ctx.cluster)
     for op in wl.run():
         kinds[op.kind] = kinds.get(op.kind, 0) + 1
@@ -97,6 +117,7 @@ def run(ctx, variant):
         per_op.append(done)
         if op.kind == READ:
             _add(misses if done.blocks_read_from_disk else hits, done)
+            read_rows.append(op.row)
         ctx.tick()
     cost = ctx.cost(since=before, ops=ctx.ops)
     io = ctx.io(since=before)
@@ -107,15 +128,22 @@ def run(ctx, variant):
                     label="simulated throughput", unit="ops/s")
     ctx.record_cost("service_ms", before, ops=ctx.ops, measure="foreground_ms", per=ctx.ops,
                     label="service time per operation")
-    for key, load, what in (("get_hit_ms", hits, "from the cache"),
-                            ("get_miss_ms", misses, "with a disk read")):
+    for count, key, load, what in (("get_hits", "get_hit_ms", hits, "from the cache"),
+                                   ("get_misses", "get_miss_ms", misses, "with a disk read")):
         n = load.read_requests
-        ctx.record(f"{key[:-3]}s", n, f"Gets {what}")
+        ctx.record(count, n, f"Gets {what}")
         if n:
             ctx.record_priced(key, [load], ops=n, measure="foreground_ms", per=n,
                               label=f"service time per Get {what}")
         else:  # none of its Gets did: nothing to judge the claim on
             ctx.record(key, None, f"service time per Get {what}", "ms")
+    gets = hits.read_requests + misses.read_requests
+    ctx.record("get_hit_blocks", hits.cache_hits / hits.read_requests
+               if hits.read_requests else None, "data blocks per Get from the cache")
+    ctx.record("get_miss_disk_reads", misses.blocks_read_from_disk / misses.read_requests
+               if misses.read_requests else None, "disk reads per Get that read the disk")
+    ctx.record("disk_reads_per_get", (hits.blocks_read_from_disk + misses.blocks_read_from_disk)
+               / gets if gets else None, "disk reads per Get")
     requests = sum(s.requests for s in cost.servers)
     ctx.record("op_latency_ms", cost.mean_latency_ms * requests / ctx.ops,
                "mean latency per operation (queueing at 70% load)", "ms")
@@ -127,6 +155,25 @@ def run(ctx, variant):
                "block cache hit rate", "%")
     ctx.record("blocks_per_op", touched / ctx.ops, "blocks read per operation")
     ctx.record("hotspot_ratio", cost.hotspot_ratio, "request hotspot ratio (max/mean)", "x")
+    ctx.record("hot_blocks", _hot_blocks(ctx.cluster, read_rows) if read_rows else None,
+               "data blocks that serve 80% of the Gets")
+
+
+def _hot_blocks(cluster, rows) -> int:
+    """How few data blocks serve 80% of the Gets: each Get's row is found in the table's
+    blocks by their first rows (one store file per region after the major compaction)."""
+    starts = []
+    for i in range(len(cluster.admin.regions("usertable"))):
+        for sf in find_store(cluster, "usertable", i, "f")[1].files:
+            starts += [b.first_cell.row for b in sf.reader.blocks() if b.first_cell is not None]
+    starts.sort()
+    reads = Counter(bisect_right(starts, row) - 1 for row in rows)
+    served = 0
+    for n, (_, count) in enumerate(reads.most_common(), 1):
+        served += count
+        if served >= 0.8 * len(rows):
+            return n
+    return len(reads)  # pragma: no cover -- the loop always reaches 80%
 
 
 scenario.bar_chart("latency", "service time per operation: percentiles",
@@ -156,13 +203,19 @@ def _add(total: ServerLoad, more: ServerLoad) -> None:
 
 
 scenario.claim(
-    "one Get per request answers in the order of 1 ms from the cache, 10 ms from disk",
+    "one Get per request is one block read: in the order of 1 ms from the cache, 10 ms from disk",
     seed="002", section="Row Key, Column Family, Column Qualifier, Timestamp, Value",
     quote="Your goal is to make _one read per customer request_ (or as close as possible). If "
           "you do so, HBase will yield response times on the order of 1ms for a cache hit and "
           "10ms for a cache miss, even with billions of rows and millions of columns.",
-    criterion=(metric("C", "get_hit_ms") >= 0.5) & (metric("C", "get_hit_ms") <= 2)
-              & (metric("C", "get_miss_ms") >= 5) & (metric("C", "get_miss_ms") <= 20))
+    # The counts are HBase's read path (one data block per narrow-row Get; the index and
+    # bloom chunks come from the cache); the times are the units' sums, not inputs.
+    # "or as close as possible": most misses one disk read (a second one when an index
+    # chunk was evicted too), so fewer than 1.5 on average.
+    criterion=(metric("C", "get_hit_blocks") <= 1.1) & (metric("C", "get_miss_disk_reads") < 1.5)
+              & (metric("C", "get_hit_ms") >= 0.5) & (metric("C", "get_hit_ms") <= 2)
+              & (metric("C", "get_miss_ms") >= 5) & (metric("C", "get_miss_ms") <= 20),
+    covers=(65,))
 
 
 scenario.claim(
@@ -170,16 +223,34 @@ scenario.claim(
     seed="004", section="Modeling for even distribution of data and load",
     quote="In HBase, accessing a single narrow row resident in the BlockCache is the fastest "
           "possible read operation",
-    criterion=(metric("C", "get_hit_ms") < metric("C", "get_miss_ms"))
-              & (metric("C", "get_hit_ms") < metric("E", "service_ms")))
+    # Gets against Gets: narrow vs wide rows, each from the cache and from disk.
+    criterion=(metric("C", "get_hit_ms") < metric("C_wide", "get_hit_ms"))
+              & (metric("C", "get_hit_ms") < metric("C", "get_miss_ms"))
+              & (metric("C", "get_hit_ms") < metric("C_wide", "get_miss_ms")),
+    covers=(89,))
 
 
 scenario.claim(
-    "hot records stored together make fewer, hotter blocks",
+    "hot records stored together make fewer blocks hot",
+    seed="002", section="Geographic Data",
+    quote="Storing records for New York City together means fewer HDFS blocks are hot",
+    # Counted, not priced: the blocks that serve 80% of the Gets, whatever the cache holds.
+    criterion=metric("C_hot_together", "hot_blocks")
+              < 0.5 * metric("C_hot_scattered", "hot_blocks"),
+    covers=(70,))
+
+
+scenario.claim(
+    "fewer hot blocks make space-efficient caching",
     seed="002", section="Geographic Data",
     quote="space-efficient caching: map cells for New York City will be much more commonly "
           "referenced than those for Montana. Storing records for New York City together means "
           "fewer HDFS blocks are hot",
+    # The consequence in the cache: more Gets find their block cached, fewer go to disk, the
+    # reads are served faster; judged at every cache fraction of the sweep.
     criterion=(metric("C_hot_together", "cache_hit_rate")
-               > metric("C_hot_scattered", "cache_hit_rate") + 0.05)
-              & (metric("C_hot_together", "service_ms") < metric("C_hot_scattered", "service_ms")))
+               > metric("C_hot_scattered", "cache_hit_rate"))
+              & (metric("C_hot_together", "disk_reads_per_get")
+                 < 0.9 * metric("C_hot_scattered", "disk_reads_per_get"))
+              & (metric("C_hot_together", "service_ms") < metric("C_hot_scattered", "service_ms")),
+    covers=(70,))

@@ -4,7 +4,9 @@ so they follow the code without hand edits:
 - one API page per public package: every name in its `__all__` (or, without one, every public
   name it defines), rendered by mkdocstrings from the defining module's docstrings and types;
 - one page per `hsim` command, from the command's own argparse parser;
-- the labs (labs/*.md) as tutorials, and one example page per bundled scenario.
+- the labs (labs/*.md) as tutorials, and one example page per bundled scenario: its variants
+  and claims, then the report of a small run made at build time (claims with verdicts, every
+  figure, the plots), then its source.
 
 `public_names` is also what tests/docs checks for docstrings: one rule for both.
 """
@@ -16,6 +18,7 @@ import inspect
 import os
 import re
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,6 +33,7 @@ REFERENCE = [
     ("hsim.metrics", "What `cluster.metrics()` returns, and the read-path counters."),
     ("hsim.bytes", "HBase's `Bytes` helpers: encodings, toStringBinary, split."),
     ("hsim.scenario", "Scenarios: variants, claims, runs and reports."),
+    ("hsim.scenario.format", "The reports' one number format, for any report writer."),
     ("hsim.workloads", "Row-key designs, request distributions, YCSB workloads, the cost model."),
     ("hsim.inspect", "The views inside the engine: HFiles, stores, explain."),
     ("hsim.ui", "The web UI: HBase's Master and RegionServer pages over a live cluster."),
@@ -111,13 +115,16 @@ def command_page(command: str) -> str:
             f"`hsim {command} --help` prints.\n\n```text\n{command_help(command)}\n```\n")
 
 
-def scenario_page(path: Path) -> str:
+def scenario_page(path: Path, report=None) -> str:
+    """A scenario's example page; with `report` (a run of it, written with its plots next to
+    the page under examples/NAME/), the report itself."""
     from hsim.scenario.loader import load_scenario
 
     sc = load_scenario(str(path))
     lines = [f"# `{sc.name}`", "", _text(sc.description), "",
              f"Run it with `hsim run {sc.name}` (add `--format markdown` for the report as "
-             "Markdown). The [scenarios guide](../scenarios.md) shows what it measured.", ""]
+             "Markdown). The [scenarios guide](../scenarios.md) shows what it measured at the "
+             "default size.", ""]
     if sc.variants:
         lines += ["## Variants", ""]
         lines += [f"- **{v.name}**: {_text(v.description)}" for v in sc.variants]
@@ -127,8 +134,31 @@ def scenario_page(path: Path) -> str:
         lines += [f"- **{_text(c.title)}**: {c.seed.title}, *{_text(c.seed.section)}*: "
                   f"\"{_text(c.seed.quote)}\"" for c in sc.claims]
         lines.append("")
+    if report is not None:
+        lines += [f"## The report of a {report.options['size']} run", "",
+                  f"Made when this site was built: `hsim run {sc.name} --ops "
+                  f"{report.options['size']}`, its report.md as written, plots included.", "",
+                  example_report(report), ""]
     lines += ["## Source", "", f"```python\n{path.read_text().rstrip()}\n```", ""]
     return "\n".join(lines)
+
+
+def example_report(report) -> str:
+    """report.md inside a page: its headings one level down, its plots under the page's
+    folder, without the wall-clock line that differs between builds."""
+    from hsim.scenario.markdown import to_markdown
+
+    text = to_markdown(report).split("\n---\n")[0]
+    text = re.sub(r"^(#+) ", r"#\1 ", text, flags=re.M)
+    text = re.sub(r"^## hsim scenario: .*\n", "", text, flags=re.M)
+    return re.sub(r"!\[([^\]]*)\]\(([^)]+\.png)\)", rf"![\1]({report.scenario}/\2)", text)
+
+
+def example_run(path: Path, out: Path):
+    """The small run an example page shows, its report and plots written into `out`."""
+    from hsim.scenario.runner import run_scenario
+
+    return run_scenario(str(path), ops="small", out=str(out), sensitivity="costs")
 
 
 def _text(s: str) -> str:
@@ -142,7 +172,7 @@ def on_files(files, config):
 
     sys.path.insert(0, str(ROOT))
 
-    def add(uri: str, content: str) -> None:
+    def add(uri: str, content: str | bytes) -> None:
         files.append(File.generated(config, uri, content=content))
 
     for module_name, about in REFERENCE:
@@ -152,8 +182,12 @@ def on_files(files, config):
         add(f"cli/{command}.md", command_page(command))
     for lab in sorted((ROOT / "labs").glob("*.md")):
         add(f"labs/{lab.name}", lab.read_text())
-    for path in sorted((ROOT / "scenarios").glob("*.py")):
-        add(f"examples/{path.stem}.md", scenario_page(path))
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in sorted((ROOT / "scenarios").glob("*.py")):
+            report = example_run(path, Path(tmp) / path.stem)
+            add(f"examples/{path.stem}.md", scenario_page(path, report))
+            for png in report.plots:
+                add(f"examples/{path.stem}/{png}", (Path(tmp) / path.stem / png).read_bytes())
     return files
 
 

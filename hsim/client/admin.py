@@ -12,6 +12,13 @@ from hsim.metrics import printable_keys
 from hsim.regions import meta
 from hsim.schema import ColumnFamily, TableDescriptor, validate_family_name
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from hsim.client.cluster import Cluster
+    from hsim.durability import Durability
+    from typing import Any
+
 
 @dataclass
 class StoreFileInfo:
@@ -75,16 +82,21 @@ class Admin:
     """HBase's Admin: tables and column families, enable/disable, flush, compact, split, move,
     balance."""
 
-    def __init__(self, cluster):
+    def __init__(self, cluster: Cluster):
         self.cluster = cluster
         self.master = cluster.master
 
     # --- tables --------------------------------------------------------------------------------
-    def create_table(self, name, families, split_keys=None, presplit=None, start_key=None,
-                     end_key=None, num_regions=None, max_filesize=None,
-                     memstore_flush_size=None, split_policy=None, split_enabled=True,
-                     key_prefix_length=None, key_prefix_delimiter=None,
-                     durability=None) -> None:
+    def create_table(self, name: str | bytes, families: list | dict,
+                     split_keys: list[bytes | str] | None = None, presplit: Any = None,
+                     start_key: bytes | str | None = None,
+                     end_key: bytes | str | None = None, num_regions: int | None = None,
+                     max_filesize: int | None = None,
+                     memstore_flush_size: int | None = None, split_policy: str | None = None,
+                     split_enabled: bool = True,
+                     key_prefix_length: int | None = None,
+                     key_prefix_delimiter: bytes | str | None = None,
+                     durability: Durability | str | None = None) -> None:
         """families: a list of names, or a dict name -> ColumnFamily | option dict | None.
         Pre-split with `split_keys`, `presplit=` an algorithm (HexStringSplit(n), ...), or
         `start_key=, end_key=, num_regions=` as Admin.createTable(desc, start, end, n)."""
@@ -142,31 +154,31 @@ class Admin:
                                     v.to_bytes(end_key, "end_key"), num_regions)
         return []
 
-    def delete_table(self, name) -> None:
+    def delete_table(self, name: str | bytes) -> None:
         """Drop a disabled table and its data (TableNotDisabledError if enabled)."""
         with self.cluster.lock:
             self.master.delete_table(_name(name))
 
-    def disable_table(self, name) -> None:
+    def disable_table(self, name: str | bytes) -> None:
         """Take a table offline: reads and writes fail until enabled."""
         with self.cluster.lock:
             self.master.disable_table(_name(name))
 
-    def enable_table(self, name) -> None:
+    def enable_table(self, name: str | bytes) -> None:
         """Bring a disabled table back online."""
         with self.cluster.lock:
             self.master.enable_table(_name(name))
 
-    def is_table_enabled(self, name) -> bool:
+    def is_table_enabled(self, name: str | bytes) -> bool:
         """Whether the table is enabled."""
         with self.cluster.lock:
             return self.master.table_state(_name(name)).enabled
 
-    def is_table_disabled(self, name) -> bool:
+    def is_table_disabled(self, name: str | bytes) -> bool:
         """Whether the table is disabled."""
         return not self.is_table_enabled(name)
 
-    def table_exists(self, name) -> bool:
+    def table_exists(self, name: str | bytes) -> bool:
         """Whether a table of that name exists (hbase:meta included)."""
         return _name(name) in self.master.tables or meta.is_meta(_name(name))
 
@@ -174,18 +186,18 @@ class Admin:
         """Every table's name, sorted."""
         return sorted(self.master.tables)
 
-    def describe(self, name) -> TableDescriptor:
+    def describe(self, name: str | bytes) -> TableDescriptor:
         """The table's descriptor: its column families and their settings."""
         with self.cluster.lock:
             return self.master.table_state(_name(name)).descriptor
 
-    def truncate_table(self, name, preserve_splits: bool = True) -> None:
+    def truncate_table(self, name: str | bytes, preserve_splits: bool = True) -> None:
         """Empty a disabled table, keeping its region boundaries unless preserve_splits=False."""
         with self.cluster.lock:
             self.master.truncate_table(_name(name), preserve_splits)
 
     # --- namespaces (the master's namespace table) ---------------------------------------------
-    def create_namespace(self, name) -> None:
+    def create_namespace(self, name: str | bytes) -> None:
         """Admin.createNamespace: NamespaceExistError if it exists."""
         name = v.namespace_name(name)
         with self.cluster.lock:
@@ -197,7 +209,7 @@ class Admin:
         """Every namespace, `default` and `hbase` included, sorted."""
         return sorted(self.master.namespaces)
 
-    def drop_namespace(self, name) -> None:
+    def drop_namespace(self, name: str | bytes) -> None:
         """DeleteNamespaceProcedure: the reserved namespaces stay; only empty ones go."""
         name = v.namespace_name(name)
         with self.cluster.lock:
@@ -212,13 +224,15 @@ class Admin:
             self.master.namespaces.discard(name)
 
     # --- families ------------------------------------------------------------------------------
-    def add_family(self, name, family, options=None) -> None:
+    def add_family(self, name: str | bytes, family: bytes | str,
+                   options: ColumnFamily | dict | None = None) -> None:
         """Add a column family (a ColumnFamily or a dict of HBase's option names)."""
         fam, cf = _family(family, options)
         with self.cluster.lock:
             self.master.add_family(_name(name), fam, cf)
 
-    def alter_family(self, name, family, options=None, **changes) -> None:
+    def alter_family(self, name: str | bytes, family: bytes | str,
+                     options: ColumnFamily | dict | None = None, **changes: Any) -> None:
         """Change a family's options: a ColumnFamily, an option dict, or keyword changes. Reads
         see the change at once; stored data changes at the next major compaction."""
         fam = v.to_bytes(family, "family")
@@ -237,12 +251,12 @@ class Admin:
                 cf = ColumnFamily.from_options({**current.to_dict(), **_field_names(merged)})
             self.master.alter_family(_name(name), fam, cf)
 
-    def delete_family(self, name, family) -> None:
+    def delete_family(self, name: str | bytes, family: bytes | str) -> None:
         """Remove a column family and its data."""
         with self.cluster.lock:
             self.master.delete_family(_name(name), v.to_bytes(family, "family"))
 
-    def alter_table(self, name, **attributes) -> None:
+    def alter_table(self, name: str | bytes, **attributes: Any) -> None:
         """Table attributes: max_filesize, memstore_flush_size, split_policy, split_enabled,
         durability."""
         meta.refuse(_name(name))
@@ -266,7 +280,7 @@ class Admin:
             return list(self.master.tables[name].locator.regions)
         return [self.master.region_by_name(name)]
 
-    def flush(self, target) -> None:
+    def flush(self, target: str | bytes) -> None:
         """Flush the memstores of a table's (or one region's) regions to new store files."""
         with self.cluster.lock:
             now = self.cluster.clock.now()
@@ -274,12 +288,12 @@ class Admin:
                 if not r.closed:
                     r.flush(now, force_all=True)
 
-    def compact(self, target, family=None) -> None:
+    def compact(self, target: str | bytes, family: bytes | str | None = None) -> None:
         """Minor-compact a table or region now (files chosen by the compaction policy; one
         family if given)."""
         self._compact(target, family, major=False)
 
-    def major_compact(self, target, family=None) -> None:
+    def major_compact(self, target: str | bytes, family: bytes | str | None = None) -> None:
         """Major-compact a table or region: rewrite each store into one file, dropping deleted and
         expired cells."""
         self._compact(target, family, major=True)
@@ -292,7 +306,7 @@ class Admin:
                 if not r.closed:
                     r.compact(now, major=major, family=fam)
 
-    def split(self, target, split_point=None) -> bool:
+    def split(self, target: str | bytes, split_point: bytes | str | None = None) -> bool:
         """Split a table's regions (or one region) at `split_point`, or at each region's own
         mid key. Returns whether any region split."""
         with self.cluster.lock:
@@ -328,7 +342,7 @@ class Admin:
         with self.cluster.lock:
             return self.master.balance()
 
-    def regions(self, name) -> list[RegionInfo]:
+    def regions(self, name: str | bytes) -> list[RegionInfo]:
         """Every region of a table, in key order (RegionInfo records)."""
         with self.cluster.lock:
             st = self.master.table_state(_name(name))

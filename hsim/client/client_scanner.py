@@ -10,13 +10,12 @@ that now holds the rows after the last one returned (before it, when reversed).
 
 from __future__ import annotations
 
-from hsim.regions.region_scanner import RegionScanner
-
 
 class ClientScanner:
     def __init__(self, table, start, stop, reversed, queries, filt, max_versions, caching,
-                 fresh_filter):
+                 fresh_filter, limits=None):
         self.table = table
+        self.limits = limits  # per-family (max results, offset), applied in each store
         self.stop, self.reversed = stop, reversed
         self.queries, self.filt, self.max_versions = queries, filt, max_versions
         self.caching = caching
@@ -34,9 +33,7 @@ class ClientScanner:
             now = self.table.cluster.tick()
             if self.scanner is None or self.scanner.closed_under_it:
                 self._open(now)
-            rows = self.scanner.next_rows(want)
-            if self.region.server is not None:
-                self.region.server.note_read(len(rows))
+            rows = self.region.server.scan(self.scanner, want)
             if rows:
                 last = rows[-1][0][0]
                 if self.reversed:
@@ -60,10 +57,10 @@ class ClientScanner:
         self.region = region
         # HBase ships the scan's filter to each region: a fresh copy per region scanner, which
         # is why PageFilter limits rows per region
-        self.scanner = RegionScanner(
+        self.scanner = region.server.open_scanner(
             region, self.pos, self.stop, self.queries, now, reversed=self.reversed,
             filt=None if self.filt is None else self.fresh_filter(self.filt),
-            max_versions=self.max_versions, below=self.below)
+            max_versions=self.max_versions, below=self.below, limits=self.limits)
 
     def _next_region(self) -> None:
         region, stop = self.region, self.stop

@@ -9,24 +9,56 @@ between one RPC and the next.
 
 from __future__ import annotations
 
+import os
 import threading
 
 from hsim.clock import TickingClock
 from hsim.config import Config
+from hsim.errors import InvalidArgumentError
 from hsim.regions.master import Master
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from hsim.client.table import Table
+    from hsim.clock import ManualClock, SystemClock
+    from hsim.metrics import ClusterMetrics
+    from hsim.regions.recovery import CrashReport
+    from hsim.regions.region_server import RegionServer
+    from typing import ContextManager
 
 
 class Cluster:
     """A simulated HBase cluster: a master, region servers and one clock; `admin` for DDL,
-    `table(name)` for data."""
+    `table(name)` for data. With `data_dir`, its tables, store files and WALs are kept in that
+    directory (hsim.storage) and reopened from it; close() it when done."""
 
-    def __init__(self, region_servers: int = 1, config: Config | None = None, clock=None):
+    def __init__(self, region_servers: int = 1, config: Config | None = None,
+                 clock: ManualClock | TickingClock | SystemClock | None = None,
+                 data_dir: str | os.PathLike | None = None, seed: int = 0):
+        """`seed`: what the cluster's random choices draw from (a RandomRowFilter without a
+        seed of its own), so the same seed gives the same rows."""
         from hsim.client.admin import Admin
 
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise InvalidArgumentError(f"seed must be an int, got {seed!r}")
+        self.seed = seed
         self.config = config or Config()
         self.clock = clock if clock is not None else TickingClock()
+        self.data_dir = None
+        if data_dir is not None:  # kept on disk (hsim.storage); without it, all in memory
+            from hsim.storage.data_dir import DataDir
+
+            store = DataDir(str(data_dir))
+            store.load(self.config)  # reads and checks everything; changes nothing
+            if store.max_time >= self.clock.now():
+                self.clock.set(store.max_time + 1)  # time never goes back across a restart
         self.master = Master(region_servers, self.config, self.clock)
         self.lock = threading.RLock()
+        if data_dir is not None:
+            store.restore(self.master)
+            self.data_dir = store
+            self.lock = _PersistingLock(lambda: store.checkpoint(self.master))
         self.admin = Admin(self)
         self._request_depth = 0  # > 0 while a request() holds the lock
 
@@ -36,18 +68,18 @@ class Cluster:
         that runs several Table calls is still one RPC)."""
         return self.clock.now() if self._request_depth else self.clock.tick()
 
-    def request(self):
+    def request(self) -> ContextManager[None]:
         """`with cluster.request():` one client request (a Thrift call, a shell statement):
         the lock held, the clock ticked once, and the Table calls inside it tick no further."""
         return _Request(self)
 
-    def table(self, name):
+    def table(self, name: str | bytes) -> Table:
         """The Table client for a table (str or bytes name)."""
         from hsim.client.table import Table
 
         return Table(self, name)  # checks and normalises the name
 
-    def metrics(self):
+    def metrics(self) -> ClusterMetrics:
         """A snapshot of every server's and region's counters (ClusterMetrics)."""
         with self.lock:
             return self.master.metrics()
@@ -70,14 +102,14 @@ class Cluster:
         """The region servers, in order."""
         return self.master.servers
 
-    def abort_region_server(self, index: int):
+    def abort_region_server(self, index: int) -> CrashReport:
         """MiniHBaseCluster.abortRegionServer: live server `index` dies; its regions are
         recovered from its WAL on the live servers. Returns a CrashReport (what was replayed,
         what was lost)."""
         with self.lock:
             return self.master.abort_server(index)
 
-    def start_region_server(self):
+    def start_region_server(self) -> RegionServer:
         """MiniHBaseCluster.startRegionServer: a new, empty live server (run
         `admin.balance()` to give it regions)."""
         with self.lock:
@@ -101,8 +133,56 @@ class Cluster:
                         r.check_split(now)
             return ran
 
+    def close(self) -> None:
+        """Shut down: with a data directory, flush every region and archive the WALs, so the
+        directory reopens without replay; without one, nothing to do. Idempotent."""
+        with self.lock:
+            if self.data_dir is not None:
+                self.data_dir.close(self.master)
+                self.data_dir = None
+                self.lock = threading.RLock()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
     def __repr__(self) -> str:
         return f"Cluster({len(self.master.servers)} servers, {len(self.master.tables)} tables)"
+
+
+class _PersistingLock:
+    """The cluster's lock when it has a data directory: releasing the outermost hold runs the
+    checkpoint, so a request's WAL bytes and files are on disk before its reply."""
+
+    __slots__ = ("_lock", "_depth", "_checkpoint")
+
+    def __init__(self, checkpoint):
+        self._lock = threading.RLock()
+        self._depth = 0
+        self._checkpoint = checkpoint
+
+    def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
+        got = self._lock.acquire(blocking, timeout)
+        if got:
+            self._depth += 1
+        return got
+
+    def release(self) -> None:
+        try:
+            if self._depth == 1:
+                self._checkpoint()
+        finally:
+            self._depth -= 1
+            self._lock.release()
+
+    __enter__ = acquire
+
+    def __exit__(self, *exc):
+        self.release()
+        return False
 
 
 class _Request:

@@ -30,22 +30,12 @@ def check_per_family(max_results, offset) -> None:
             f"row_offset_per_family must be a non-negative int, got {offset!r}")
 
 
-def per_family(cells: list, max_results, offset) -> list:
-    """StoreScanner's storeOffset/storeLimit: in each family, skip the first `offset` cells
-    the row would return, then keep at most `max_results`. Counted after versions, deletes
-    and the filter's filter_cell, as the store counts the cells its matcher includes."""
+def limits(max_results, offset) -> tuple | None:
+    """The per-family (max results, offset) a request sends to the stores, or None for
+    neither (hsim.filters.apply.store_limits applies them there, as StoreScanner does)."""
     if max_results is None and not offset:
-        return cells
-    offset = offset or 0
-    stop = None if max_results is None else offset + max_results
-    out, family, n = [], None, 0
-    for c in cells:
-        if c[1] != family:
-            family, n = c[1], 0
-        if n >= offset and (stop is None or n < stop):
-            out.append(c)
-        n += 1
-    return out
+        return None
+    return max_results, offset or 0
 
 
 def split_row(cells: list, batch) -> list:

@@ -16,6 +16,16 @@ from hsim.durability import parse as parse_durability
 from hsim.errors import (DoNotRetryError, InvalidArgumentError, NoSuchColumnFamilyError,
                          RetriesExhaustedWithDetailsError, WrongRegionError)
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from collections.abc import Iterable, Iterator
+    from hsim.cell import Cell
+    from hsim.client.cluster import Cluster
+    from hsim.durability import Durability
+    from hsim.filters.base import Filter
+    from typing import Any
+
 _PUT, _DEL, _DEL_COL, _DEL_FAM, _DEL_FAM_VER = 4, 8, 12, 14, 10
 _LONG = struct.Struct(">q")
 
@@ -27,7 +37,7 @@ class Table:
     """HBase's Table: put, get, scan, delete, increment, append, check-and-put/delete and
     batches on one table."""
 
-    def __init__(self, cluster, name: str):
+    def __init__(self, cluster: Cluster, name: str):
         self.cluster = cluster
         self.name = v.table_name(name)
         self._columns: dict = {}  # column spec -> (family, qualifier), parsed once
@@ -56,12 +66,8 @@ class Table:
         if type(row) is not bytes:
             row = b(row)
         region = self._state().locator.locate(row)
-        server = region.server  # taken first: the write may split the region
-        cells = region.mutate(row, entries, now,
-                              0 if durability is None else parse_durability(durability))
-        if server is not None:
-            server.note_write(region)
-        return cells
+        return region.server.mutate(region, row, entries, now,
+                                    0 if durability is None else parse_durability(durability))
 
     def _column(self, col) -> tuple[bytes, bytes]:
         fq = self._columns.get(col) if type(col) is bytes else None
@@ -86,28 +92,32 @@ class Table:
         return entries
 
     # --- writes --------------------------------------------------------------------------------
-    def put(self, row, data: dict, timestamp: int | None = None, ttl_ms: int | None = None,
-            durability=None):
+    def put(self, row: bytes | str, data: dict, timestamp: int | None = None,
+            ttl_ms: int | None = None,
+            durability: Durability | str | None = None) -> None:
         """Put {b"f:q": value, ...} in one row; cells without timestamp get the server's now."""
         row = v.row(row)
         entries = self._put_entries(row, data, timestamp, ttl_ms)
         with self.cluster.lock:
             self._apply(row, entries, self.cluster.tick(), durability)
 
-    def delete_row(self, row, timestamp: int | None = None, durability=None) -> None:
+    def delete_row(self, row: bytes | str, timestamp: int | None = None,
+                   durability: Durability | str | None = None) -> None:
         """new Delete(row[, ts]): a DeleteFamily marker on every family."""
         with self.cluster.lock:
             ts = _ts(timestamp)
             self._apply(v.row(row), [(f, b"", ts, _DEL_FAM, b"", NO_TTL) for f in self._families()],
                         self.cluster.tick(), durability)
 
-    def delete_family(self, row, family, timestamp: int | None = None, durability=None) -> None:
+    def delete_family(self, row: bytes | str, family: bytes | str, timestamp: int | None = None,
+                      durability: Durability | str | None = None) -> None:
         """Delete every cell of one family in a row (a DeleteFamily marker)."""
         with self.cluster.lock:
             self._delete_family(row, family, timestamp, _DEL_FAM, durability)
 
-    def delete_family_version(self, row, family, timestamp: int | None = None,
-                              durability=None) -> None:
+    def delete_family_version(self, row: bytes | str, family: bytes | str,
+                              timestamp: int | None = None,
+                              durability: Durability | str | None = None) -> None:
         """Delete.addFamilyVersion: the family's cells at exactly `timestamp` (None: the
         request's time, as LATEST_TIMESTAMP becomes the server's now)."""
         with self.cluster.lock:
@@ -117,15 +127,16 @@ class Table:
         entry = (v.to_bytes(family, "family"), b"", _ts(timestamp), code, b"", NO_TTL)
         self._apply(v.row(row), [entry], self.cluster.tick(), durability)
 
-    def delete_columns(self, row, column, timestamp: int | None = None,
-                       durability=None) -> None:
+    def delete_columns(self, row: bytes | str, column: bytes | str, timestamp: int | None = None,
+                       durability: Durability | str | None = None) -> None:
         """Delete.addColumns: every version of the column with ts <= timestamp (now)."""
         with self.cluster.lock:
             fam, q = self._column(column)
             self._apply(v.row(row), [(fam, q, _ts(timestamp), _DEL_COL, b"", NO_TTL)],
                         self.cluster.tick(), durability)
 
-    def delete_column(self, row, column, timestamp: int | None = None, durability=None) -> None:
+    def delete_column(self, row: bytes | str, column: bytes | str, timestamp: int | None = None,
+                      durability: Durability | str | None = None) -> None:
         """Delete.addColumn: one version; without a timestamp the latest visible version,
         looked up at delete time (HRegion.prepareDeleteTimestamps)."""
         with self.cluster.lock:
@@ -133,15 +144,16 @@ class Table:
             self._apply(v.row(row), [(fam, q, _ts(timestamp), _DEL, b"", NO_TTL)],
                         self.cluster.tick(), durability)
 
-    def increment(self, row, column, amount: int = 1, ttl_ms: int | None = None,
-                  durability=None) -> int:
+    def increment(self, row: bytes | str, column: bytes | str, amount: int = 1,
+                  ttl_ms: int | None = None,
+                  durability: Durability | str | None = None) -> int:
         """Add `amount` to an 8-byte big-endian counter (missing counts as 0); returns the new
         value. The new cell's timestamp is max(now, old ts + 1) (HRegion.reckonDeltas)."""
         return self.increment_columns(row, {column: amount}, ttl_ms=ttl_ms,
                                       durability=durability)[b(column)]
 
-    def increment_columns(self, row, amounts: dict, ttl_ms: int | None = None,
-                          durability=None) -> dict:
+    def increment_columns(self, row: bytes | str, amounts: dict, ttl_ms: int | None = None,
+                          durability: Durability | str | None = None) -> dict:
         """Add to several 8-byte counters of one row atomically; returns the new values."""
         if not v.mapping(amounts, "amounts"):
             raise InvalidArgumentError("No columns to increment")
@@ -170,7 +182,8 @@ class Table:
             self._apply(row, entries, now, durability)
             return result
 
-    def append(self, row, data: dict, ttl_ms: int | None = None, durability=None) -> dict:
+    def append(self, row: bytes | str, data: dict, ttl_ms: int | None = None,
+               durability: Durability | str | None = None) -> dict:
         """Append bytes to cells (a missing cell becomes the appended bytes); returns new values."""
         if not v.mapping(data, "data"):
             raise InvalidArgumentError("No columns to append")
@@ -195,8 +208,10 @@ class Table:
         cells = self._get(row, columns, 1, None, None, False, None, now=now)
         return {(c.family, c.qualifier): c for c in cells}
 
-    def check_and_put(self, row, column, value, data: dict, timestamp: int | None = None,
-                      ttl_ms: int | None = None, durability=None) -> bool:
+    def check_and_put(self, row: bytes | str, column: bytes | str, value: bytes | str | None,
+                      data: dict, timestamp: int | None = None,
+                      ttl_ms: int | None = None,
+                      durability: Durability | str | None = None) -> bool:
         """checkAndMutate(EQUAL): put `data` if the column's latest value equals `value`
         (None or b"": if the column is absent or empty). Returns whether the put was applied."""
         row = v.row(row)
@@ -209,8 +224,10 @@ class Table:
             self._apply(row, entries, now, durability)
             return True
 
-    def check_and_delete(self, row, column, value, columns=None,
-                         timestamp: int | None = None, durability=None) -> bool:
+    def check_and_delete(self, row: bytes | str, column: bytes | str, value: bytes | str | None,
+                         columns: Iterable[bytes | str] | bytes | str | None = None,
+                         timestamp: int | None = None,
+                         durability: Durability | str | None = None) -> bool:
         """Delete `columns` (all versions; None = the whole row) if the check passes."""
         row, ts = v.row(row), _ts(timestamp)
         self._column(column)
@@ -235,12 +252,12 @@ class Table:
             return cur is None or cur.value == b""
         return cur is not None and cur.value == v.to_bytes(value, "value")
 
-    def batch(self, durability=None) -> Batch:
+    def batch(self, durability: Durability | str | None = None) -> Batch:
         """A Batch that collects mutations and sends them together (`durability`: for every
         mutation that names none itself)."""
         return Batch(self, durability)
 
-    def mutate_rows(self, mutations: list, durability=None) -> None:
+    def mutate_rows(self, mutations: list, durability: Durability | str | None = None) -> None:
         """Apply a list of Mutation records, as one request; each row's mutations as one atomic
         row mutation, with the strongest durability among them (a mutation's own, else
         `durability`), as HRegion.doMiniBatchMutate syncs a batch once at its strongest."""
@@ -282,8 +299,9 @@ class Table:
         return [(fam, q, ts, code, b"", NO_TTL)]
 
     # --- reads ---------------------------------------------------------------------------------
-    def get(self, row, columns=None, max_versions: int | None = None, time_range=None,
-            timestamp: int | None = None, raw: bool = False, filter=None,
+    def get(self, row: bytes | str, columns: Iterable[bytes | str] | bytes | str | None = None,
+            max_versions: int | None = None, time_range: tuple[int, int] | None = None,
+            timestamp: int | None = None, raw: bool = False, filter: Filter | str | None = None,
             max_results_per_family: int | None = None,
             row_offset_per_family: int | None = None) -> list:
         """The row's cells in HBase order (families, qualifiers, newest version first)."""
@@ -294,37 +312,40 @@ class Table:
             rq.split_column(col, require_qualifier=False)
         so.check_per_family(max_results_per_family, row_offset_per_family)
         with self.cluster.lock:
-            cells = self._get(row, columns, max_versions, time_range, timestamp, raw, filter,
-                              now=self.cluster.tick())
-        return so.per_family(cells, max_results_per_family, row_offset_per_family)
+            return self._get(row, columns, max_versions, time_range, timestamp, raw, filter,
+                             now=self.cluster.tick(),
+                             limits=so.limits(max_results_per_family, row_offset_per_family))
 
     def _get(self, row, columns, max_versions, time_range, timestamp, raw, filt, io=None,
-             now=None):
+             now=None, limits=None):
         """`now`: the request's time; None for a look that is no request (explain)."""
         from hsim.regions.region import check_row
 
         check_row(row)
-        filt = _filter(filt)
+        filt = _filter(filt, self.cluster.seed)
         tr = rq.time_range(time_range, timestamp)
         queries = rq.queries(self._families(), columns, max_versions, tr, raw, filt is not None)
         region = self._region(row)
         if now is None:
             now = self.cluster.clock.now()
-        cells = region.get(row, queries, now, io, filt=filt, max_versions=max_versions or 1)
-        if region.server is not None:
-            region.server.note_read()
-        return cells
+        return region.server.get(region, row, queries, now, io, filt=filt,
+                                 max_versions=max_versions or 1, limits=limits)
 
-    def exists(self, row, columns=None) -> bool:
+    def exists(self, row: bytes | str,
+               columns: Iterable[bytes | str] | bytes | str | None = None) -> bool:
         """Whether a get of the row (and columns) would return anything."""
         return bool(self.get(row, columns=columns))
 
-    def scan(self, start_row=None, stop_row=None, row_prefix=None, columns=None,
-             max_versions: int | None = None, time_range=None, timestamp: int | None = None,
-             raw: bool = False, reversed: bool = False, limit: int | None = None, filter=None,
+    def scan(self, start_row: bytes | str | None = None, stop_row: bytes | str | None = None,
+             row_prefix: bytes | str | None = None,
+             columns: Iterable[bytes | str] | bytes | str | None = None,
+             max_versions: int | None = None, time_range: tuple[int, int] | None = None,
+             timestamp: int | None = None,
+             raw: bool = False, reversed: bool = False, limit: int | None = None,
+             filter: Filter | str | None = None,
              caching: int = 1000, batch: int | None = None,
              max_results_per_family: int | None = None,
-             row_offset_per_family: int | None = None):
+             row_offset_per_family: int | None = None) -> Iterator[list[Cell]]:
         """Rows as lists of cells, region by region (descending rows when reversed). The start
         row is inclusive, the stop row exclusive; `row_prefix` sets both. `batch` returns a
         wide row as consecutive lists of at most that many cells (`limit` counts rows)."""
@@ -340,7 +361,7 @@ class Table:
             else:
                 start, stop = prefix or None, rq.prefix_stop(prefix)
         limit, caching = v.limit(limit), v.caching(caching)
-        filt = _filter(filter)
+        filt = _filter(filter, self.cluster.seed)
         so.check_batch(batch, filt)
         so.check_per_family(max_results_per_family, row_offset_per_family)
         tr = rq.time_range(time_range, timestamp)
@@ -350,17 +371,15 @@ class Table:
             queries = rq.queries(self._families(), columns, max_versions, tr, raw,
                                  filt is not None)
             cs = ClientScanner(self, start, stop, reversed, queries, filt, max_versions or 1,
-                               caching, fresh_filter)
+                               caching, fresh_filter,
+                               so.limits(max_results_per_family, row_offset_per_family))
             # opening the scan is a request that returns the first batch: the read point is
             # taken now, when the scan is asked for
             first = cs.next_batch(caching if limit is None else min(caching, limit))
         rows = self._scan_gen(cs, first, prefix, reversed, limit, caching)
-        if batch is None and max_results_per_family is None and not row_offset_per_family:
+        if batch is None:
             return rows
-        return (part for cells in rows
-                for part in so.split_row(
-                    so.per_family(cells, max_results_per_family, row_offset_per_family), batch)
-                if part)
+        return (part for cells in rows for part in so.split_row(cells, batch))
 
     def _scan_gen(self, cs, batch, prefix, reversed, limit, caching):
         """Rows as lists of cells from a ClientScanner, batch by batch."""
@@ -384,7 +403,7 @@ class Table:
             with lock:
                 cs.close()
 
-    def count(self, **scan_args) -> int:
+    def count(self, **scan_args: Any) -> int:
         """How many rows a scan with these arguments returns."""
         return sum(1 for _ in self.scan(**scan_args))
 
@@ -395,8 +414,10 @@ class Mutation:
 
     __slots__ = ("column", "data", "durability", "kind", "row", "timestamp", "ttl_ms")
 
-    def __init__(self, kind, row, data=None, column=None, timestamp=None, ttl_ms=None,
-                 durability=None):
+    def __init__(self, kind: str, row: bytes | str, data: dict | None = None,
+                 column: bytes | str | None = None, timestamp: int | None = None,
+                 ttl_ms: int | None = None,
+                 durability: Durability | str | None = None):
         self.kind, self.row, self.data, self.column = kind, row, data, column
         self.timestamp, self.ttl_ms, self.durability = timestamp, ttl_ms, durability
 
@@ -405,32 +426,37 @@ class Batch:
     """Collects mutations and applies them with `send()` (or on leaving a `with` block without
     an exception): each row's mutations atomically, as HBase's Table.batch of RowMutations."""
 
-    def __init__(self, table: Table, durability=None):
+    def __init__(self, table: Table, durability: Durability | str | None = None):
         self.table = table
         self.durability = durability  # for every mutation that names none itself
         self.mutations: list[Mutation] = []
 
-    def put(self, row, data, timestamp=None, ttl_ms=None, durability=None):
+    def put(self, row: bytes | str, data: dict, timestamp: int | None = None,
+            ttl_ms: int | None = None, durability: Durability | str | None = None) -> None:
         """Queue a put."""
         self.mutations.append(Mutation("put", row, data=data, timestamp=timestamp, ttl_ms=ttl_ms,
                                        durability=durability))
 
-    def delete_row(self, row, timestamp=None, durability=None):
+    def delete_row(self, row: bytes | str, timestamp: int | None = None,
+                   durability: Durability | str | None = None) -> None:
         """Queue a delete of the whole row."""
         self.mutations.append(Mutation("delete_row", row, timestamp=timestamp,
                                        durability=durability))
 
-    def delete_family(self, row, family, timestamp=None, durability=None):
+    def delete_family(self, row: bytes | str, family: bytes | str, timestamp: int | None = None,
+                      durability: Durability | str | None = None) -> None:
         """Queue a delete of one family in the row."""
         self.mutations.append(Mutation("delete_family", row, column=family, timestamp=timestamp,
                                        durability=durability))
 
-    def delete_columns(self, row, column, timestamp=None, durability=None):
+    def delete_columns(self, row: bytes | str, column: bytes | str, timestamp: int | None = None,
+                       durability: Durability | str | None = None) -> None:
         """Queue a delete of every version of a column (DeleteColumn)."""
         self.mutations.append(Mutation("delete_columns", row, column=column, timestamp=timestamp,
                                        durability=durability))
 
-    def delete_column(self, row, column, timestamp=None, durability=None):
+    def delete_column(self, row: bytes | str, column: bytes | str, timestamp: int | None = None,
+                      durability: Durability | str | None = None) -> None:
         """Queue a delete of one version of a column (Delete)."""
         self.mutations.append(Mutation("delete_column", row, column=column, timestamp=timestamp,
                                        durability=durability))
@@ -449,20 +475,23 @@ class Batch:
         return False
 
 
-def fresh_filter(f):
+def fresh_filter(f: Filter | str | None) -> Filter | None:
     """A filter with no state left from an earlier scan (filters keep per-scan state)."""
     from hsim.filters import fresh
 
     return fresh(f)
 
 
-def _filter(f):
-    """Accept a filter object or a filter-language string."""
+def _filter(f, seed: int = 0):
+    """Accept a filter object or a filter-language string; a RandomRowFilter without a seed
+    of its own draws from the cluster's `seed`."""
     if f is None:
         return None
     if isinstance(f, (str, bytes)):
         from hsim.filters import parse_filter
 
-        return parse_filter(f)
-    return f
+        f = parse_filter(f)
+    from hsim.filters.row_selection import with_cluster_seed
+
+    return with_cluster_seed(f, seed)
 

@@ -96,6 +96,12 @@ class BlockCache:
         if self.size > self.acceptable_size:
             self.evict()
 
+    def replace(self, key, value) -> None:
+        """Swap a cached block's value for an equivalent form (its decoded cells), keeping
+        its size, priority and place in the LRU order: no hit, no miss, no eviction."""
+        bucket = self._buckets[self._priority[key]]
+        bucket[key] = (value, bucket[key][1])
+
     def evict_block(self, key) -> bool:
         prio = self._priority.pop(key, None)
         if prio is None:

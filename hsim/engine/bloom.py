@@ -15,7 +15,8 @@ reported `byte_size` are HBase's. (pybloom rounds its bits per slice up, so at s
 a full chunk needs a few bytes more than HBase's 128 KiB; the block then holds those few bytes
 more, and `byte_size` still reports HBase's.) After HBase's meta fields, the meta block carries a
 small hsim extension (the pybloom error rate and each chunk's key count) that a reader needs to
-rebuild the pybloom filters; `meta_size` excludes it.
+rebuild the pybloom filters; `meta_size` excludes it. The bit positions come from BLAKE2b, not
+HBase's Murmur hash: the sizes, fold and false-positive rates are HBase's, the bits are not.
 
 Filling a chunk uses numpy (declared in pyproject.toml's dependencies) for the per-bit arithmetic:
 3.5-7x faster than doing it per key in Python, and blooms are rebuilt on every flush and
@@ -37,7 +38,10 @@ from hsim.cell import LATEST_TIMESTAMP
 from hsim.engine.block_index import IndexChunk, key_bytes, parse_key, parse_root
 
 VERSION = 3  # CompoundBloomFilterBase.VERSION
-MURMUR_HASH = 1  # Hash.MURMUR_HASH, hbase.hash.type "murmur"
+# The meta block's hash-type field says MURMUR_HASH (Hash.MURMUR_HASH, hbase.hash.type's
+# default) so the block's layout and values are HBase's; the bits themselves come from BLAKE2b
+# (see `_positions`), so HBase's reader would not find hsim's keys in them.
+MURMUR_HASH = 1
 ROWCOL_COMPARATOR = b"org.apache.hadoop.hbase.CellComparatorImpl"
 _LN2 = math.log(2)
 _LN2_SQUARED = _LN2 * _LN2
@@ -127,11 +131,23 @@ def _words(k: int):
     return 8 * n, more
 
 
+# The last key hashed and its words: a Get probes the bloom of every store file with the same
+# key, and every chunk of one error rate takes the same words (only the modulus differs), so
+# the digest is computed once per request rather than once per file.
+_last_hashed: list = [None, 0, ()]  # key, digest size, words
+
+
 def _positions(k: int, bits_per_slice: int):
     size, words = _words(k)
+    last = _last_hashed
 
     def make_hashes(key: bytes) -> list[int]:
-        return [w % bits_per_slice for w in words(_blake2b(key, digest_size=size).digest())]
+        if key == last[0] and size == last[1]:
+            w = last[2]
+        else:
+            w = words(_blake2b(key, digest_size=size).digest())
+            last[0], last[1], last[2] = key, size, w
+        return [x % bits_per_slice for x in w]
     return make_hashes
 
 

@@ -23,6 +23,7 @@ class CompactionResult:
     kv_bytes_read: int = 0
     dropped: dict = field(default_factory=dict)
     cells: list | None = None  # the cells written (see StoreFile.cells)
+    cell_offsets: dict | None = None  # the writer's per-block cell offsets (block_seek)
 
 
 class Compactor:
@@ -65,7 +66,8 @@ class Compactor:
         if written:
             data = writer.finish(max_seq_id=max_seq, major_compaction=drop_deletes,
                                  create_time=now)
-        return CompactionResult(data, read, written, kv_bytes, matcher.dropped, out)
+        return CompactionResult(data, read, written, kv_bytes, matcher.dropped, out,
+                                writer.cell_offsets)
 
 
 def _merged(sources: list) -> tuple[list, bool]:

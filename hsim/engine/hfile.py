@@ -17,6 +17,7 @@ earliest put and delete-family count are tracked per cell.
 from __future__ import annotations
 
 import struct
+from array import array
 from operator import itemgetter
 
 from hsim.cell import (
@@ -104,6 +105,10 @@ class HFileWriter:
         self._df_bloom = None if bloom_type == "ROWCOL" else CompoundBloomWriter(
             "ROW", config.bloom_error_rate, config.bloom_block_size, config.bloom_max_fold)
         self._stats = None
+        # Where each cell starts in each data block (keyed by the block's file offset), for
+        # the readers' Gets that binary-search a block (see hsim.engine.block_seek).
+        self.cell_offsets: dict[int, array] = {}
+        self._block_cell_offsets: list[int] = []
         self._gen = self._run()
         next(self._gen)
         self._send = self._gen.send
@@ -149,6 +154,8 @@ class HFileWriter:
         vlong_len = _VLONG_LEN
         parts: list[bytes] = []
         extend = parts.extend
+        cell_starts = self._block_cell_offsets
+        mark = cell_starts.append
         block_bytes = 0
         first_in_block = None
         last = ()  # compares below every cell: the first needs no order check
@@ -239,6 +246,7 @@ class HFileWriter:
                         max_mvcc = seq
                 extend((pack_head(klen, vlen, rlen), row, fam_prefix, qual,
                         pack_tstype(-nts, code), value, tail, vl))
+                mark(block_bytes)
                 block_bytes += 8 + klen + vlen + tail_len + vl_len
                 entries += 1
                 total_key += klen
@@ -282,6 +290,9 @@ class HFileWriter:
 
     def _finish_block(self, parts: list, first_cell, last_cell) -> None:
         offset, on_disk = self._write_block(blk.DATA, b"".join(parts))
+        starts = self._block_cell_offsets
+        self.cell_offsets[offset] = array("I", starts)
+        starts.clear()
         if self._first_data_offset < 0:
             self._first_data_offset = offset
         self._last_data_offset = offset

@@ -18,6 +18,7 @@ from hsim.cell import LATEST_TIMESTAMP, Cell
 from hsim.config import Config
 from hsim.engine import block as blk
 from hsim.engine.block import HEADER_SIZE, decode_cells, read_block, read_header
+from hsim.engine.block_seek import SeekableBlock
 from hsim.engine.block_index import (
     first_on_row,
     key_to_cell,
@@ -84,8 +85,11 @@ class HFileReader:
     """
 
     def __init__(self, data: bytes, name: str, family: ColumnFamily, config: Config,
-                 block_cache=None):
+                 block_cache=None, cell_offsets: dict | None = None):
         self.data = data
+        # The writer's per-block cell offsets (HFileWriter.cell_offsets), when this reader
+        # opens a file just written: Gets then binary-search a block instead of decoding it.
+        self._cell_offsets = cell_offsets or {}
         self.name = name
         self.family = family
         self.config = config
@@ -176,22 +180,37 @@ class HFileReader:
 
     # --- block fetches ------------------------------------------------------------------------
 
-    def _data_block(self, i: int, io) -> list:
+    def _fetch_block(self, i: int, io):
+        """Data block i through the cache: a decoded list of cells, or a SeekableBlock when
+        the cells' offsets are known (decoded only when a scan needs them all)."""
         cache = self._data_cache
         if cache is not None:
             key = (self.name, self._offsets[i])
-            cells = cache.get(key)
-            if cells is not None:
+            value = cache.get(key)
+            if value is not None:
                 io.cache_hits += 1
-                return cells
+                return value
             io.cache_misses += 1
         _, body = read_block(self.data, self._offsets[i], self._decompress)
-        cells = decode_cells(body, self.include_tags, self.include_mvcc)
+        offsets = self._cell_offsets.get(self._offsets[i])
+        if offsets is None:
+            value = decode_cells(body, self.include_tags, self.include_mvcc)
+        else:
+            value = SeekableBlock(body, offsets, self.include_tags, self.include_mvcc)
         io.blocks_read += 1
         io.bytes_read += self._on_disk[i]
         if cache is not None:
-            cache.put(key, cells, HEADER_SIZE + self._uncompressed[i], self._in_memory)
-        return cells
+            cache.put(key, value, HEADER_SIZE + self._uncompressed[i], self._in_memory)
+        return value
+
+    def _data_block(self, i: int, io) -> list:
+        value = self._fetch_block(i, io)
+        if type(value) is SeekableBlock:
+            cells = value.cells()
+            if self._data_cache is not None:
+                self._data_cache.replace((self.name, self._offsets[i]), cells)
+            return cells
+        return value
 
     def _cached_block(self, offset: int, io, decode):
         """An index or bloom block: always cached (when there is a cache), as HBase does."""
@@ -229,23 +248,36 @@ class HFileReader:
 
     # --- reads ------------------------------------------------------------------------------------
 
-    def scan(self, start, io):
-        """Every cell >= start (a Cell or a cell-prefix tuple such as (row,)), in order."""
+    def scan(self, start, io, cursor: list | None = None):
+        """Every cell >= start (a Cell or a cell-prefix tuple such as (row,)), in order.
+
+        `cursor` ([block number, its cells], updated as the scan moves) makes a later scan
+        from a key ahead a *reseek* (HFileScannerImpl.reseekTo): a key inside the block the
+        cursor holds is found there, with no index lookup and no block fetch."""
         n = len(self._offsets)
         if not n:
             return
         block = self._data_block
         if start is None:
-            i, pos = 0, 0
+            i = 0
         else:
-            i = self._locate(search_key(start), io)
-            cells = block(i, io)
+            held = None if cursor is None else cursor[1]
+            if held is not None and held[-1] >= start:
+                i, cells = cursor[0], held
+            else:
+                i = self._locate(search_key(start), io)
+                cells = block(i, io)
+                if cursor is not None:
+                    cursor[0], cursor[1] = i, cells
             pos = bisect_left(cells, start)
             if pos < len(cells):
                 yield from (islice(cells, pos, None) if pos else cells)
             i += 1
         while i < n:
-            yield from block(i, io)
+            cells = block(i, io)
+            if cursor is not None:
+                cursor[0], cursor[1] = i, cells
+            yield from cells
             i += 1
 
     def seek_row(self, row: bytes, io):
@@ -256,21 +288,71 @@ class HFileReader:
             return
         key = first_on_row(row)
         i = self._locate(key, io)
-        cells = self._data_block(i, io)
-        pos = bisect_left(cells, key)
         while True:
-            end = len(cells)
-            while pos < end:
-                c = cells[pos]
-                if c[0] != row:
+            block = self._fetch_block(i, io)
+            if type(block) is SeekableBlock:
+                cells, to_end = block.row_cells(row)
+                yield from cells
+                if not to_end:
                     return
-                yield c
-                pos += 1
+            else:
+                pos = bisect_left(block, key)
+                end = len(block)
+                while pos < end:
+                    c = block[pos]
+                    if c[0] != row:
+                        return
+                    yield c
+                    pos += 1
             i += 1
             if i >= n:
                 return
-            cells = self._data_block(i, io)
-            pos = 0
+
+    def seek_columns(self, row: bytes, qualifiers, io) -> list:
+        """The cells of `row` a Get of explicit columns reads (StoreScanner with an
+        ExplicitColumnTracker): the row's first block, which holds its family-wide delete
+        markers (the empty qualifier), then a reseek to each wanted column in turn; a column
+        inside the block already held costs nothing more, one further on costs an index lookup
+        and its block, as HFileScannerImpl.reseekTo does. Columns spanning blocks read on."""
+        n = len(self._offsets)
+        if not n:
+            return []
+        block = self._data_block
+        key = first_on_row(row)
+        i = self._locate(key, io)
+        cells = block(i, io)
+        pos = bisect_left(cells, key)
+        family = cells[0][1]  # a file holds one family
+        out = []
+        for c in islice(cells, pos, None):  # the row's family markers (qualifier b"")
+            if c[0] != row or c[2]:
+                break
+            out.append(c)
+        for q in sorted(qualifiers):
+            target = (row, family, q)
+            if cells[-1] < target:  # past the held block: seek through the index
+                if i + 1 >= n:
+                    break
+                i = self._locate(search_key(target), io)
+                cells = block(i, io)
+            pos = bisect_left(cells, target)
+            while True:
+                end = len(cells)
+                while pos < end:
+                    c = cells[pos]
+                    if c[0] != row or c[2] != q:
+                        break
+                    out.append(c)
+                    pos += 1
+                else:
+                    i += 1
+                    if i < n:  # the column may go on in the next block
+                        cells, pos = block(i, io), 0
+                        continue
+                break
+            if i >= n:
+                break
+        return out
 
     def scan_reversed_rows(self, start_row: bytes | None, stop_row: bytes | None, io):
         """(row, cells ascending) for rows in descending order, start_row inclusive, stop_row

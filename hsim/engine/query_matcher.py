@@ -62,8 +62,23 @@ def oldest_unexpired(ttl_ms: int | None, now: int) -> int:
     return _NEG_INF if ttl_ms is None else now - ttl_ms
 
 
+# Why a read's matcher drops a cell, in the order its rules apply (what `explain` shows).
+MARKER = "delete markers (never returned)"
+EXPIRED = "expired (family TTL)"
+CELL_EXPIRED = "expired (cell TTL)"
+DELETED = "deleted by a marker"
+TIME_RANGE = "outside the time range"
+COLUMN = "column not asked for"
+OVERWRITTEN = "overwritten (same timestamp)"
+VERSIONS = "beyond VERSIONS"
+
+
 class UserMatcher:
-    """NormalUserScanQueryMatcher (or RawScanQueryMatcher) for one store and one request."""
+    """NormalUserScanQueryMatcher (or RawScanQueryMatcher) for one store and one request.
+
+    `match(cells, why)` also tallies, when given a Counter, the rule that dropped each cell
+    it does not return: the one place those rules are written, so `explain` tells what reads
+    do."""
 
     __slots__ = ("now", "oldest", "min_versions", "limit", "tr_min", "tr_max", "see_past",
                  "columns", "raw")
@@ -85,10 +100,10 @@ class UserMatcher:
             self.limit = fam_versions if query.has_filter else min(query.max_versions, fam_versions)
         self.see_past = family.keep_deleted_cells is not KeepDeletedCells.FALSE
 
-    def match(self, cells) -> list:
+    def match(self, cells, why=None) -> list:
         if self.raw:
-            return self._match_raw(cells)
-        if len(cells) == 1:
+            return self._match_raw(cells, why)
+        if len(cells) == 1 and why is None:
             # A row holding one put without a cell TTL (tall tables): the loop below would
             # include it iff it is in the time range, unexpired (or kept by MIN_VERSIONS) and
             # in the requested columns.
@@ -117,25 +132,29 @@ class UserMatcher:
         cur_q = None
         count = 0
         prev_ts = None
-        skip_col = False
+        skip_col = None  # or the reason the rest of the column is dropped
         for c in cells:
             q = c[2]
             if q != cur_q:
                 cur_q = q
                 count = 0
                 prev_ts = None
-                skip_col = False
-            elif skip_col:
+                skip_col = None
+            elif skip_col:  # the rest of the column goes, for the reason it started going
+                if why is not None:
+                    why[skip_col] += 1
                 continue
             ts = -c[3]
             if ts < oldest and minv == 0:  # columns.isDone(ts): expired, no MIN_VERSIONS
-                skip_col = True
+                skip_col = _drop(why, EXPIRED)
                 continue
             ttl = c[7]
             if ttl != NO_TTL and ts + ttl < now:  # isCellTTLExpired
+                _drop(why, CELL_EXPIRED)
                 continue
             code = -c[4]
             if code != PUT:
+                _drop(why, MARKER)
                 # A delete marker: tracked if in (or, without KEEP_DELETED_CELLS, after) the range.
                 if (tr_min <= ts < tr_max) if see_past else (ts >= tr_min):
                     if not has_fs or ts > fam_stamp:  # ScanDeleteTracker.add
@@ -153,32 +172,36 @@ class UserMatcher:
                 continue
             # ScanDeleteTracker.isDeleted
             if has_fs and ts <= fam_stamp:
-                skip_col = True
+                skip_col = _drop(why, DELETED)
                 continue
             if fam_versions is not None and ts in fam_versions:
+                _drop(why, DELETED)
                 continue
             if del_q is not None:
                 if q == del_q:
                     if del_type == DELETE_COLUMN:
-                        skip_col = True
+                        skip_col = _drop(why, DELETED)
                         continue
                     if ts == del_ts:
+                        _drop(why, DELETED)
                         continue
                 del_q = None
             # UserScanQueryMatcher.matchColumn: time range, then column, then versions
             if ts >= tr_max:
+                _drop(why, TIME_RANGE)
                 continue
             if ts < tr_min:
-                skip_col = True
+                skip_col = _drop(why, TIME_RANGE)
                 continue
             if cols is not None and q not in cols:
-                skip_col = True
+                skip_col = _drop(why, COLUMN)
                 continue
             if ts == prev_ts:  # sameAsPreviousTSAndType: an overwritten put
+                _drop(why, OVERWRITTEN)
                 continue
             count += 1
             if count > limit:
-                skip_col = True
+                skip_col = _drop(why, VERSIONS)
                 continue
             if cols is not None:
                 # ExplicitColumnTracker.checkVersions: include, and done with the column once
@@ -186,15 +209,15 @@ class UserMatcher:
                 prev_ts = ts
                 out.append(c)
                 if count >= minv and ts < oldest:
-                    skip_col = True
+                    skip_col = EXPIRED  # the older versions: past MIN_VERSIONS
             elif count <= minv or ts >= oldest:
                 prev_ts = ts
                 out.append(c)
             else:
-                skip_col = True
+                skip_col = _drop(why, EXPIRED)  # past MIN_VERSIONS
         return out
 
-    def _match_raw(self, cells) -> list:
+    def _match_raw(self, cells, why=None) -> list:
         """RawScanQueryMatcher: markers and puts, time range, versions counted on puts only."""
         limit = self.limit
         tr_min = self.tr_min
@@ -203,33 +226,44 @@ class UserMatcher:
         cur_q = None
         count = 0
         prev = None
-        skip_col = False
+        skip_col = None
         for c in cells:
             q = c[2]
             if q != cur_q:
                 cur_q = q
                 count = 0
                 prev = None
-                skip_col = False
+                skip_col = None
             elif skip_col:
+                if why is not None:
+                    why[skip_col] += 1
                 continue
             ts = -c[3]
             if ts >= tr_max:
+                _drop(why, TIME_RANGE)
                 continue
             if ts < tr_min:
-                skip_col = True
+                skip_col = _drop(why, TIME_RANGE)
                 continue
             code = -c[4]
             if prev is not None and prev[0] == ts and prev[1] == code:
+                _drop(why, OVERWRITTEN)
                 continue
             if code == PUT:
                 count += 1
             if count > limit:
-                skip_col = True
+                skip_col = _drop(why, VERSIONS)
                 continue
             prev = (ts, code)
             out.append(c)
         return out
+
+
+def _drop(why, reason: str) -> str:
+    """Tally `reason` when the caller asked why (explain); return it for `skip_col`."""
+    if why is not None:
+        why[reason] += 1
+    return reason
 
 
 class CompactionMatcher:

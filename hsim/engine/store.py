@@ -8,6 +8,8 @@ compact or split.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import hashlib
 
 from hsim.engine import scanner
@@ -107,7 +109,7 @@ class Store:
             if not sf.reader.passes_bloom(row, one_column, fio):
                 fio.files_skipped_bloom += 1
                 continue
-            found = sf.get_row(row, fio)
+            found = sf.get_row(row, fio, query.columns)
             if found:
                 cells.extend(found)
                 sources += 1
@@ -118,21 +120,26 @@ class Store:
         io.cells_scanned += len(cells)
         if not cells:
             return cells
-        visible = UserMatcher(self.family, query, now).match(cells)
-        if trace is not None:
-            trace.append(("match", self.name, cells, visible))
+        if trace is None:
+            return UserMatcher(self.family, query, now).match(cells)
+        why = Counter()
+        visible = UserMatcher(self.family, query, now).match(cells, why)
+        trace.append(("match", self.name, cells, visible, why))
         return visible
 
     def scan(self, start_row: bytes | None, stop_row: bytes | None, query: ScanQuery, now: int,
              io: IOCounters, reversed: bool = False, read_point: int | None = None,
-             files: list | None = None):
+             files: list | None = None, cursors: dict | None = None):
         """(row, visible cells) for the rows of this family in [start_row, stop_row), or, when
         reversed, from start_row (inclusive) down to stop_row (exclusive).
 
         `read_point`: only cells written at or before it are seen (an open region scanner's
         MVCC read point; None when nothing was written since it opened). `files`: the store
         files the scanner holds (those of its opening plus those flushed since; the inputs of a
-        compaction stay its files until it closes), instead of the current ones."""
+        compaction stay its files until it closes), instead of the current ones. `cursors`:
+        one per file, kept by the caller across scans of one request, so that a scan opened
+        again further on (a filter's seek hint) reseeks each file instead of seeking anew, and
+        the files it skipped are counted once."""
         tr_min, tr_max = query.time_range
         cutoff = self._expired_cutoff(now, query.raw)
         use_memstore = self._memstore_passes(tr_min, tr_max)
@@ -144,15 +151,18 @@ class Store:
         if trace is not None:
             mark = len(trace)
             trace.append(("memstore", self.name, 0 if use_memstore else None))
+        reseek = bool(cursors)  # opened before in this request: skips were counted then
         chosen = []
         for sf in self.files if files is None else files:
             fio = io if trace is None else _traced(trace, self.name, sf)
             if not sf.overlaps(lo, None if hi is None else hi + (b"\x00" if reversed else b"")):
-                fio.files_skipped_key_range += 1
+                fio.files_skipped_key_range += not reseek
             elif not sf.passes_time_range(tr_min, tr_max, cutoff):
-                fio.files_skipped_time_range += 1
+                fio.files_skipped_time_range += not reseek
             else:
                 chosen.append((sf, fio))
+        if cursors is not None:
+            cursors[None] = True  # marks the first opening done
         match = UserMatcher(self.family, query, now).match
         if reversed:
             sources = []
@@ -165,7 +175,8 @@ class Store:
         else:
             sources = self.memstore.scan_sources(start_row) if use_memstore else []
             for sf, fio in chosen:
-                sources.append(sf.scan(start_row, fio))
+                sources.append(sf.scan(start_row, fio, None if cursors is None
+                                       else cursors.setdefault(sf, [None, None])))
             rows = scanner.rows_forward(sources, stop_row)
         if read_point is not None:
             rows = _as_of(rows, -read_point)
@@ -201,7 +212,7 @@ class Store:
                                  create_time=now) if written else None
         c = self.counters
         if written:
-            sf = self._open(data, out)
+            sf = self._open(data, out, writer.cell_offsets)
             self._add_file(sf)
             c.bytes_flushed += sf.size
         ms.clear_snapshot()
@@ -251,7 +262,7 @@ class Store:
             self._evict(sf)
         new = None
         if result.data is not None:
-            new = self._open(result.data, result.cells)
+            new = self._open(result.data, result.cells, result.cell_offsets)
             c.compaction_bytes_written += new.size
             self._add_file(new)
         return new
@@ -321,11 +332,13 @@ class Store:
         return sum(sf.reader.bloom_size for sf in self.files if not sf.is_reference)
 
     # --- internals -------------------------------------------------------------------------------
-    def _open(self, data: bytes, cells: list | None = None) -> StoreFile:
+    def _open(self, data: bytes, cells: list | None = None,
+              cell_offsets: dict | None = None) -> StoreFile:
         self._file_counter += 1
         key = f"{self.owner}/{self.name!r}/{self._file_counter}".encode()
         name = hashlib.md5(key).hexdigest()  # HBase names store files by a random UUID's hex
-        reader = HFileReader(data, name, self.family, self.config, self.block_cache)
+        reader = HFileReader(data, name, self.family, self.config, self.block_cache,
+                              cell_offsets)
         sf = StoreFile(reader)
         if cells is not None and len(data) <= 4 * self.config.memstore_flush_size:
             sf.cells = cells  # small files are the next to be compacted: keep what we wrote
@@ -376,8 +389,9 @@ def _traced_rows(rows, match, io: IOCounters, trace: list, mark: int, family: by
     try:
         for row, cells in rows:
             io.cells_scanned += len(cells)
-            visible = match(cells)
-            trace.append(("match", family, cells, visible))
+            why = Counter()
+            visible = match(cells, why)
+            trace.append(("match", family, cells, visible, why))
             if visible:
                 yield row, visible
     finally:

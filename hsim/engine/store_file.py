@@ -105,14 +105,18 @@ class StoreFile:
             r.max_timestamp >= expired_cutoff
 
     # --- reads ------------------------------------------------------------------------------------
-    def get_row(self, row: bytes, io) -> list:
+    def get_row(self, row: bytes, io, columns=None) -> list:
+        """The cells of `row` a Get reads here: all of them, or with explicit `columns` (a set
+        of qualifiers) the family markers and those columns, reseeking column to column."""
+        if columns is not None:
+            return self.reader.seek_columns(row, columns, io)
         return list(self.reader.seek_row(row, io))
 
-    def scan(self, start_row: bytes | None, io):
+    def scan(self, start_row: bytes | None, io, cursor: list | None = None):
         lo = self.lo
         if lo is not None and (start_row is None or start_row < lo):
             start_row = lo
-        it = self.reader.scan(None if start_row is None else (start_row,), io)
+        it = self.reader.scan(None if start_row is None else (start_row,), io, cursor)
         return self.rows.clip(it) if self.hi is not None else it
 
     def scan_reversed_rows(self, start_row: bytes | None, stop_row: bytes | None, io):

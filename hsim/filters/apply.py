@@ -20,6 +20,10 @@ Per row, in HBase's order:
      With a filter the matcher lets up to the family's VERSIONS through, and caps the cells
      kept with INCLUDE at the request's max_versions per column *after* the filter: the
      (max_versions + 1)th is seen by the filter, then the rest of the column is skipped.
+  2b. Per family, Scan/Get setRowOffsetPerColumnFamily and setMaxResultsPerColumnFamily
+     (StoreScanner's storeOffset and storeLimit) count the cells kept so far: the first
+     `offset` are passed over, at most `limit` kept; before filter_row_cells, which sees
+     only what the stores returned.
   3. A row with no kept cell is dropped without filter_row (filter_row_cells is still
      called when has_filter_row). Otherwise filter_row_cells edits the row and filter_row
      may veto it; an edit that leaves nothing drops the row too.
@@ -51,12 +55,39 @@ def fresh(filt: Filter) -> Filter:
     return copy.deepcopy(filt)
 
 
-def next_row(filt: Filter, row: bytes, cells: list, max_versions: int | None = None):
+def store_limits(cells: list, limits: tuple | None) -> list:
+    """StoreScanner's storeOffset/storeLimit over one row's cells: in each family, pass over
+    the first `offset` cells, then keep at most `limit`. `limits` is (limit or None, offset);
+    None means neither."""
+    if limits is None:
+        return cells
+    limit, offset = limits
+    stop = None if limit is None else offset + limit
+    out, family, n = [], None, 0
+    for c in cells:
+        if c[FAMILY] != family:
+            family, n = c[FAMILY], 0
+        if n >= offset and (stop is None or n < stop):
+            out.append(c)
+        n += 1
+    return out
+
+
+def next_row(filt: Filter, row: bytes, cells: list, max_versions: int | None = None,
+             limits: tuple | None = None) -> tuple[list | None, bool]:
     """Run `filt` over one row. Returns (kept cells or None, more): `more` is False once
-    the filter has ended this region's scan (HBase's moreValues)."""
+    the filter has ended this region's scan (HBase's moreValues). `limits`: the request's
+    per-family (max results, offset), see `store_limits`."""
+    kept, more, _seek_row = _run_row(filt, row, cells, max_versions, limits)
+    return kept, more
+
+
+def _run_row(filt: Filter, row: bytes, cells: list, max_versions: int | None, limits=None):
+    """`next_row`, plus the row every family of this row was told to seek to (a hint beyond
+    the row, as FuzzyRowFilter and MultiRowRangeFilter give), or None."""
     filt.reset()
     if filt.filter_all_remaining() or filt.filter_row_key(row):
-        return None, not filt.filter_all_remaining()
+        return None, not filt.filter_all_remaining(), None
 
     results = []
     append = results.append
@@ -66,6 +97,7 @@ def next_row(filt: Filter, row: bytes, cells: list, max_versions: int | None = N
     cap = max_versions if max_versions is not None else -1
     col_family = col_qualifier = None  # the column INCLUDE counts are for
     col_count = 0
+    seeks = None  # family -> the later row its scanner was told to seek to
     i, n = 0, len(cells)
     while i < n:
         c = cells[i]
@@ -95,24 +127,38 @@ def next_row(filt: Filter, row: bytes, cells: list, max_versions: int | None = N
             append(c if transform is None else transform(c))
             i = _next_family(cells, i, n)
         elif rc is HINT:
-            i = _seek(cells, i, n, filt.get_next_cell_hint(c))
+            hint = filt.get_next_cell_hint(c)
+            if hint is not None and hint[0] > row:
+                # StoreScanner.reseek past this row: the rest of the family's cells here go
+                if seeks is None:
+                    seeks = {}
+                seeks[c[FAMILY]] = hint[0]
+                i = _next_family(cells, i, n)
+            else:
+                i = _seek(cells, i, n, hint)
         else:
             raise ValueError(f"unknown return code {rc!r}")
 
+    if limits is not None:
+        results = store_limits(results, limits)
     if filt.has_filter_row():
         results = filt.filter_row_cells(results)
         if results and filt.filter_row():
             results = []
     elif results and filt.filter_row():
         results = []
-    return (results or None), not filt.filter_all_remaining()
+    seek_row = None
+    if seeks is not None and len(seeks) == len({c[FAMILY] for c in cells}):
+        seek_row = min(seeks.values())  # every family seeks: the region scanner skips ahead
+    return (results or None), not filt.filter_all_remaining(), seek_row
 
 
-def apply_to_row(filt: Filter, row: bytes, cells: list, max_versions: int | None = None):
+def apply_to_row(filt: Filter, row: bytes, cells: list, max_versions: int | None = None,
+                 limits: tuple | None = None) -> list | None:
     """The cells of one row that `filt` keeps, or None when it drops the row. `cells` are
     the row's visible cells in HBase order (families, columns, newest version first), up
     to the family's VERSIONS; `max_versions` is the request's per-column cap."""
-    return next_row(filt, row, cells, max_versions)[0]
+    return next_row(filt, row, cells, max_versions, limits)[0]
 
 
 def scan_rows(
@@ -120,20 +166,34 @@ def scan_rows(
     rows: Iterable[tuple[bytes, list]],
     max_versions: int | None = None,
     reversed: bool = False,
+    reseek: Callable[[bytes], Iterator[tuple[bytes, list]]] | None = None,
+    limits: tuple | None = None,
 ) -> Iterator[tuple[bytes, list]]:
     """Filter one region's rows: yields (row, kept cells) and stops pulling rows as soon as
     the filter ends the scan. Call it once per region with a factory giving a fresh filter
     (e.g. `lambda: fresh(f)`), so that per-region state such as PageFilter's count starts
     over in every region. `reversed` tells the filter that rows come in descending order
-    (Scan.setReversed: PrefixFilter and InclusiveStopFilter end the scan the other way)."""
+    (Scan.setReversed: PrefixFilter and InclusiveStopFilter end the scan the other way).
+    `reseek(row)`, when given, reopens the rows from `row` on: a filter's seek hint past the
+    current row then skips the rows between unread, as HBase's StoreScanner.reseek does."""
     filt = filt_factory()
     if reversed:
         filt.set_reversed(True)
-    for row, cells in rows:
-        kept, more = next_row(filt, row, cells, max_versions)
-        if kept is not None:
-            yield row, kept
-        if not more:
+    rows = iter(rows)
+    while True:
+        for row, cells in rows:
+            kept, more, seek_row = _run_row(filt, row, cells, max_versions, limits)
+            if kept is not None:
+                yield row, kept
+            if not more:
+                return
+            if seek_row is not None and reseek is not None and not reversed:
+                close = getattr(rows, "close", None)
+                if close is not None:
+                    close()
+                rows = reseek(seek_row)
+                break
+        else:
             return
 
 

@@ -44,6 +44,15 @@ class Filter:
     # leaves it out, as HBase ships only a filter's arguments to each region.
     _STATE: dict = {}
 
+    # The class `a & b` and `a | b` build (FilterList, which registers itself with
+    # `class FilterList(Filter, combines=True)`, so this module need not import it).
+    _combiner = None
+
+    def __init_subclass__(cls, combines: bool = False, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if combines:
+            Filter._combiner = cls
+
     def __getstate__(self):
         state = self.__dict__.copy()
         for name in self._STATE:
@@ -66,12 +75,12 @@ class Filter:
         """True drops the whole row before any of its cells is looked at."""
         return False
 
-    def filter_cell(self, cell) -> ReturnCode:
+    def filter_cell(self, cell: Cell) -> ReturnCode:
         """Filter.filterCell: what to do with this cell (a ReturnCode: include, skip, next column,
         next row, ...)."""
         return ReturnCode.INCLUDE
 
-    def transform_cell(self, cell):
+    def transform_cell(self, cell: Cell) -> Cell:
         """Filter.transformCell: the cell as the client sees it (unchanged by default)."""
         return cell
 
@@ -91,7 +100,7 @@ class Filter:
         """True drops the row after all its cells were seen."""
         return False
 
-    def get_next_cell_hint(self, cell):
+    def get_next_cell_hint(self, cell: Cell) -> Cell | None:
         """Where to seek after SEEK_NEXT_USING_HINT; None means "just the next cell"."""
         return None
 
@@ -101,14 +110,12 @@ class Filter:
 
     # --- composition --------------------------------------------------------------------
     def __and__(self, other: "Filter") -> "Filter":
-        from hsim.filters.filter_list import FilterList
-
-        return FilterList.combine(FilterList.MUST_PASS_ALL, self, other)
+        lst = self._combiner
+        return lst.combine(lst.MUST_PASS_ALL, self, other)
 
     def __or__(self, other: "Filter") -> "Filter":
-        from hsim.filters.filter_list import FilterList
-
-        return FilterList.combine(FilterList.MUST_PASS_ONE, self, other)
+        lst = self._combiner
+        return lst.combine(lst.MUST_PASS_ONE, self, other)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"

@@ -16,6 +16,12 @@ from hsim.filters.base import (
     last_on_row_col,
 )
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from collections.abc import Iterable
+    from hsim.cell import Cell
+
 INCLUDE = ReturnCode.INCLUDE
 INCLUDE_AND_NEXT_COL = ReturnCode.INCLUDE_AND_NEXT_COL
 SKIP = ReturnCode.SKIP
@@ -34,10 +40,10 @@ class ColumnPrefixFilter(Filter):
     """Keeps the columns whose qualifier starts with `prefix`; seeks to the prefix when the
     qualifier sorts before it and leaves the family once past it."""
 
-    def __init__(self, prefix):
+    def __init__(self, prefix: bytes):
         self.prefix = to_bytes_arg(prefix)
 
-    def filter_cell(self, cell) -> ReturnCode:
+    def filter_cell(self, cell: Cell) -> ReturnCode:
         prefix = self.prefix
         head = cell[QUALIFIER][: len(prefix)]
         if head == prefix:
@@ -48,7 +54,7 @@ class ColumnPrefixFilter(Filter):
             return HINT if head <= prefix[: len(head)] else NEXT_ROW
         return HINT if head < prefix else NEXT_ROW
 
-    def get_next_cell_hint(self, cell):
+    def get_next_cell_hint(self, cell: Cell) -> Cell | None:
         return first_on_row_col(cell, self.prefix)
 
     def __repr__(self) -> str:
@@ -63,7 +69,7 @@ class MultipleColumnPrefixFilter(Filter):
 
     _STATE = {"hint": None}
 
-    def __init__(self, *prefixes):
+    def __init__(self, *prefixes: bytes):
         if len(prefixes) == 1 and isinstance(prefixes[0], (list, tuple)):
             prefixes = tuple(prefixes[0])
         sorted_prefixes = sorted(to_bytes_arg(p) for p in prefixes)
@@ -72,7 +78,7 @@ class MultipleColumnPrefixFilter(Filter):
         self.prefixes = sorted_prefixes
         self.hint = None
 
-    def filter_cell(self, cell) -> ReturnCode:
+    def filter_cell(self, cell: Cell) -> ReturnCode:
         prefixes = self.prefixes
         if not prefixes:
             return INCLUDE
@@ -89,7 +95,7 @@ class MultipleColumnPrefixFilter(Filter):
         self.hint = prefixes[0]
         return HINT
 
-    def get_next_cell_hint(self, cell):
+    def get_next_cell_hint(self, cell: Cell) -> Cell | None:
         return first_on_row_col(cell, self.hint)
 
     def __repr__(self) -> str:
@@ -100,14 +106,15 @@ class ColumnRangeFilter(Filter):
     """Keeps qualifiers between `min_column` and `max_column` (None: unbounded), each end
     inclusive or not; seeks to the minimum and leaves the family past the maximum."""
 
-    def __init__(self, min_column, min_column_inclusive: bool = True, max_column=None,
+    def __init__(self, min_column: bytes | None, min_column_inclusive: bool = True,
+                 max_column: bytes | None = None,
                  max_column_inclusive: bool = False):
         self.min_column = None if min_column is None else to_bytes_arg(min_column)
         self.min_column_inclusive = bool(min_column_inclusive)
         self.max_column = None if max_column is None else to_bytes_arg(max_column)
         self.max_column_inclusive = bool(max_column_inclusive)
 
-    def filter_cell(self, cell) -> ReturnCode:
+    def filter_cell(self, cell: Cell) -> ReturnCode:
         qualifier = cell[QUALIFIER]
         lo = self.min_column
         if lo is not None:
@@ -122,7 +129,7 @@ class ColumnRangeFilter(Filter):
             return INCLUDE
         return NEXT_ROW
 
-    def get_next_cell_hint(self, cell):
+    def get_next_cell_hint(self, cell: Cell) -> Cell | None:
         return first_on_row_col(cell, self.min_column or b"")
 
     def __repr__(self) -> str:
@@ -146,7 +153,7 @@ class ColumnCountGetFilter(Filter):
     def filter_all_remaining(self) -> bool:
         return self.count > self.limit
 
-    def filter_cell(self, cell) -> ReturnCode:
+    def filter_cell(self, cell: Cell) -> ReturnCode:
         self.count += 1
         return NEXT_COL if self.count > self.limit else INCLUDE_AND_NEXT_COL
 
@@ -164,7 +171,7 @@ class ColumnPaginationFilter(Filter):
 
     _STATE = {"count": 0}
 
-    def __init__(self, limit: int, offset: int | None = None, column_offset=None):
+    def __init__(self, limit: int, offset: int | None = None, column_offset: bytes | None = None):
         self.limit = _non_negative("limit", limit)
         if column_offset is None:
             self.offset = _non_negative("offset", 0 if offset is None else offset)
@@ -174,7 +181,7 @@ class ColumnPaginationFilter(Filter):
             self.column_offset = to_bytes_arg(column_offset)
         self.count = 0
 
-    def filter_cell(self, cell) -> ReturnCode:
+    def filter_cell(self, cell: Cell) -> ReturnCode:
         if self.column_offset is not None:
             if self.count >= self.limit:
                 return NEXT_ROW
@@ -188,7 +195,7 @@ class ColumnPaginationFilter(Filter):
         self.count += 1
         return code
 
-    def get_next_cell_hint(self, cell):
+    def get_next_cell_hint(self, cell: Cell) -> Cell | None:
         return first_on_row_col(cell, self.column_offset)
 
     def reset(self) -> None:
@@ -205,7 +212,7 @@ class TimestampsFilter(Filter):
     to the next wanted timestamp instead of stepping (HBase warns that a seek can step over
     delete markers; here cells arrive after delete processing, so it only saves work)."""
 
-    def __init__(self, timestamps=(), can_hint: bool = False):
+    def __init__(self, timestamps: Iterable[int] = (), can_hint: bool = False):
         stamps = sorted(set(timestamps))
         for ts in stamps:
             if not isinstance(ts, int) or ts < 0:
@@ -215,7 +222,7 @@ class TimestampsFilter(Filter):
         self.min_timestamp = stamps[0] if stamps else (1 << 63) - 1
         self.can_hint = bool(can_hint)
 
-    def filter_cell(self, cell) -> ReturnCode:
+    def filter_cell(self, cell: Cell) -> ReturnCode:
         ts = -cell[NEG_TS]
         if ts in self._set:
             return INCLUDE
@@ -223,7 +230,7 @@ class TimestampsFilter(Filter):
             return NEXT_COL  # older versions can only be smaller still
         return HINT if self.can_hint else SKIP
 
-    def get_next_cell_hint(self, cell):
+    def get_next_cell_hint(self, cell: Cell) -> Cell | None:
         if not self.can_hint:
             return None
         i = bisect_left(self.timestamps, -cell[NEG_TS])  # largest wanted ts below this one

@@ -13,6 +13,11 @@ from hsim.cell import to_bytes_arg
 from hsim.errors import FilterParseError, InvalidArgumentError
 from hsim.filters.compare_op import CompareOperator
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from collections.abc import Callable
+
 
 class ByteArrayComparable:
     """Base of the comparators: a value and compare_to."""
@@ -27,7 +32,7 @@ class ByteArrayComparable:
         comparators)."""
         raise NotImplementedError
 
-    def out_predicate(self, op: CompareOperator):
+    def out_predicate(self, op: CompareOperator) -> Callable[[bytes], bool] | None:
         """A faster data -> filtered-out function for `op`, or None for the generic one."""
         return None
 
@@ -46,14 +51,14 @@ class BinaryComparator(ByteArrayComparable):
 
     type_name = "binary"
 
-    def __init__(self, value):
+    def __init__(self, value: bytes | str):
         super().__init__(to_bytes_arg(value))
 
     def compare_to(self, data: bytes) -> int:
         v = self.value
         return (v > data) - (v < data)
 
-    def out_predicate(self, op: CompareOperator):
+    def out_predicate(self, op: CompareOperator) -> Callable[[bytes], bool] | None:
         # "filtered out" is the negation of "data OP value", i.e. a bytes method of value.
         v = self.value
         return {
@@ -72,7 +77,7 @@ class BinaryPrefixComparator(ByteArrayComparable):
 
     type_name = "binaryprefix"
 
-    def __init__(self, value):
+    def __init__(self, value: bytes | str):
         super().__init__(to_bytes_arg(value))
 
     def compare_to(self, data: bytes) -> int:
@@ -98,7 +103,7 @@ class RegexStringComparator(ByteArrayComparable):
 
     type_name = "regexstring"
 
-    def __init__(self, expr, flags: int = re.DOTALL, charset: str = "utf-8"):
+    def __init__(self, expr: str, flags: int = re.DOTALL, charset: str = "utf-8"):
         expr = expr.decode("utf-8") if isinstance(expr, (bytes, bytearray)) else str(expr)
         super().__init__(expr.encode("utf-8"))
         self.expr = expr
@@ -111,7 +116,7 @@ class RegexStringComparator(ByteArrayComparable):
     def compare_to(self, data: bytes) -> int:
         return 0 if self._search(data.decode(self.charset, "replace")) else 1
 
-    def out_predicate(self, op: CompareOperator):
+    def out_predicate(self, op: CompareOperator) -> Callable[[bytes], bool] | None:
         search, charset = self._search, self.charset
         if op is CompareOperator.EQUAL:
             return lambda data: search(data.decode(charset, "replace")) is None
@@ -128,7 +133,7 @@ class SubstringComparator(ByteArrayComparable):
 
     type_name = "substring"
 
-    def __init__(self, substr):
+    def __init__(self, substr: str):
         substr = substr.decode("utf-8") if isinstance(substr, (bytes, bytearray)) else str(substr)
         self.substr = substr.lower()
         super().__init__(self.substr.encode("utf-8"))
@@ -136,7 +141,7 @@ class SubstringComparator(ByteArrayComparable):
     def compare_to(self, data: bytes) -> int:
         return 0 if self.substr in data.decode("utf-8", "replace").lower() else 1
 
-    def out_predicate(self, op: CompareOperator):
+    def out_predicate(self, op: CompareOperator) -> Callable[[bytes], bool] | None:
         substr = self.substr
         if op is CompareOperator.EQUAL:
             return lambda data: substr not in data.decode("utf-8", "replace").lower()

@@ -8,6 +8,11 @@ from hsim.filters.base import Filter, ReturnCode
 from hsim.filters.compare_op import CompareOperator, out_predicate
 from hsim.filters.comparators import BinaryComparator, ByteArrayComparable
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from hsim.cell import Cell
+
 INCLUDE = ReturnCode.INCLUDE
 SKIP = ReturnCode.SKIP
 NEXT_ROW = ReturnCode.NEXT_ROW
@@ -23,7 +28,7 @@ def as_comparator(comparator) -> ByteArrayComparable:
 class CompareFilter(Filter):
     """An operator and a comparator, applied to one part of the cell."""
 
-    def __init__(self, op, comparator):
+    def __init__(self, op: CompareOperator | str, comparator: ByteArrayComparable | None):
         self.op = CompareOperator.of(op)
         self.comparator = as_comparator(comparator)
         self._out = out_predicate(self.op, self.comparator)
@@ -37,7 +42,7 @@ class RowFilter(CompareFilter):
 
     _STATE = {"filter_out_row": False}
 
-    def __init__(self, op, comparator):
+    def __init__(self, op: CompareOperator | str, comparator: ByteArrayComparable | None):
         super().__init__(op, comparator)
         self.filter_out_row = False
 
@@ -49,7 +54,7 @@ class RowFilter(CompareFilter):
             self.filter_out_row = True
         return self.filter_out_row
 
-    def filter_cell(self, cell) -> ReturnCode:
+    def filter_cell(self, cell: Cell) -> ReturnCode:
         return NEXT_ROW if self.filter_out_row else INCLUDE
 
     def filter_row(self) -> bool:
@@ -60,7 +65,7 @@ class FamilyFilter(CompareFilter):
     """Keeps the cells of the families that pass; a failing family is skipped with NEXT_ROW,
     which only leaves that family (the next family's cells are still offered)."""
 
-    def filter_cell(self, cell) -> ReturnCode:
+    def filter_cell(self, cell: Cell) -> ReturnCode:
         family = cell[FAMILY]
         if family and self._out(family):
             return NEXT_ROW
@@ -71,14 +76,14 @@ class QualifierFilter(CompareFilter):
     """Keeps cells whose qualifier passes. The empty qualifier is compared like any other
     (QualifierFilter.filterCell; FamilyFilter, unlike it, lets an empty family through)."""
 
-    def filter_cell(self, cell) -> ReturnCode:
+    def filter_cell(self, cell: Cell) -> ReturnCode:
         return SKIP if self._out(cell[QUALIFIER]) else INCLUDE
 
 
 class ValueFilter(CompareFilter):
     """Keeps cells whose value passes, whatever their column."""
 
-    def filter_cell(self, cell) -> ReturnCode:
+    def filter_cell(self, cell: Cell) -> ReturnCode:
         return SKIP if self._out(cell[VALUE]) else INCLUDE
 
 
@@ -87,8 +92,10 @@ class DependentColumnFilter(CompareFilter):
     the row (optionally only reference cells whose value passes), and optionally drops the
     reference column itself. Needs the whole row: the decision is made in filter_row_cells."""
 
-    def __init__(self, family, qualifier, drop_dependent_column: bool = False,
-                 op=CompareOperator.NO_OP, comparator=None):
+    def __init__(self, family: bytes | str, qualifier: bytes | str,
+                 drop_dependent_column: bool = False,
+                 op: CompareOperator | str = CompareOperator.NO_OP,
+                 comparator: ByteArrayComparable | None = None):
         self.family = to_bytes_arg(family)
         self.qualifier = to_bytes_arg(qualifier)
         self.drop_dependent_column = bool(drop_dependent_column)
@@ -100,7 +107,7 @@ class DependentColumnFilter(CompareFilter):
     def reset(self) -> None:
         self.stamps = set()
 
-    def filter_cell(self, cell) -> ReturnCode:
+    def filter_cell(self, cell: Cell) -> ReturnCode:
         if cell[QUALIFIER] != self.qualifier or cell[FAMILY] != self.family:
             return INCLUDE  # kept for now; filter_row_cells decides
         if self._out is not None and self._out(cell[VALUE]):

@@ -31,7 +31,7 @@ class CompareOperator(enum.Enum):
         return self.value
 
     @classmethod
-    def of(cls, op) -> "CompareOperator":
+    def of(cls, op: CompareOperator | str) -> "CompareOperator":
         """Accept a CompareOperator, its name ("GREATER_OR_EQUAL") or its symbol (">=")."""
         if isinstance(op, CompareOperator):
             return op

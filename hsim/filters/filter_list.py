@@ -21,6 +21,12 @@ from hsim.cell import FAMILY, QUALIFIER
 from hsim.errors import InvalidArgumentError
 from hsim.filters.base import INCLUDE_CODES, Filter, ReturnCode
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from collections.abc import Iterable
+    from hsim.cell import Cell
+
 RC = ReturnCode
 _INCLUDE, _SKIP, _HINT = RC.INCLUDE, RC.SKIP, RC.SEEK_NEXT_USING_HINT
 _MOVE = {  # code -> (includes the cell, how far it moves: cell, column, row, hint)
@@ -61,7 +67,7 @@ class Operator(enum.Enum):
     MUST_PASS_ONE = "OR"
 
 
-class FilterList(Filter):
+class FilterList(Filter, combines=True):
     """An ordered list of filters combined with MUST_PASS_ALL (AND) or MUST_PASS_ONE (OR).
     Lists nest. An empty list lets everything through."""
 
@@ -69,7 +75,7 @@ class FilterList(Filter):
     MUST_PASS_ALL = Operator.MUST_PASS_ALL
     MUST_PASS_ONE = Operator.MUST_PASS_ONE
 
-    def __init__(self, operator=Operator.MUST_PASS_ALL, filters=()):
+    def __init__(self, operator: Operator = Operator.MUST_PASS_ALL, filters: Iterable[Filter] = ()):
         if isinstance(operator, str):
             try:
                 operator = Operator[operator.upper()]
@@ -159,7 +165,7 @@ class FilterList(Filter):
                 result = False
         return result
 
-    def filter_cell(self, cell) -> RC:
+    def filter_cell(self, cell: Cell) -> RC:
         filters = self.filters
         if not self._and:
             return self._filter_cell_or(cell, filters) if filters else _INCLUDE
@@ -217,7 +223,7 @@ class FilterList(Filter):
     def may_transform(self) -> bool:
         return self._transforms
 
-    def transform_cell(self, cell):
+    def transform_cell(self, cell: Cell) -> Cell:
         if not self._transforms:
             return cell
         for f, included in zip(self.filters, self._included):
@@ -241,7 +247,7 @@ class FilterList(Filter):
             return any(f.filter_row() for f in self.filters)
         return all(f.filter_row() for f in self.filters)
 
-    def get_next_cell_hint(self, cell):
+    def get_next_cell_hint(self, cell: Cell) -> Cell | None:
         if self._and:
             best = None
             for f in self._hint_filters:

@@ -21,7 +21,7 @@ class PrefixFilter(Filter):
 
     _STATE = {"passed_prefix": False, "filter_out_row": True}
 
-    def __init__(self, prefix):
+    def __init__(self, prefix: bytes):
         self.prefix = to_bytes_arg(prefix)
         self.passed_prefix = False
         self.filter_out_row = True
@@ -38,7 +38,7 @@ class PrefixFilter(Filter):
         self.filter_out_row = head != prefix
         return self.filter_out_row
 
-    def filter_cell(self, cell) -> ReturnCode:
+    def filter_cell(self, cell: Cell) -> ReturnCode:
         return NEXT_ROW if self.filter_out_row else INCLUDE
 
     def filter_row(self) -> bool:
@@ -59,7 +59,7 @@ class InclusiveStopFilter(Filter):
 
     _STATE = {"done": False}
 
-    def __init__(self, stop_row):
+    def __init__(self, stop_row: bytes):
         self.stop_row = to_bytes_arg(stop_row)
         self.done = False
 
@@ -69,7 +69,7 @@ class InclusiveStopFilter(Filter):
         self.done = (row < self.stop_row) if self.reversed else (row > self.stop_row)
         return self.done
 
-    def filter_cell(self, cell) -> ReturnCode:
+    def filter_cell(self, cell: Cell) -> ReturnCode:
         return NEXT_ROW if self.done else INCLUDE
 
     def filter_all_remaining(self) -> bool:
@@ -121,7 +121,7 @@ class FirstKeyOnlyFilter(Filter):
     def reset(self) -> None:
         self.found = False
 
-    def filter_cell(self, cell) -> ReturnCode:
+    def filter_cell(self, cell: Cell) -> ReturnCode:
         if self.found:
             return NEXT_ROW
         self.found = True
@@ -135,7 +135,7 @@ class KeyOnlyFilter(Filter):
     def __init__(self, len_as_val: bool = False):
         self.len_as_val = bool(len_as_val)
 
-    def transform_cell(self, cell):
+    def transform_cell(self, cell: Cell) -> Cell:
         value = _INT.pack(len(cell[6])) if self.len_as_val else b""
         return _new(Cell, cell[:6] + (value, NO_TTL))
 

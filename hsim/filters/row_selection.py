@@ -5,11 +5,17 @@ FirstKeyValueMatchingQualifiersFilter. None of them has a filter-language form
 
 from __future__ import annotations
 
+import copy
 import hashlib
 
 from hsim.cell import LATEST_TIMESTAMP, NO_TTL, Cell, CellType, to_bytes_arg
 from hsim.errors import InvalidArgumentError
 from hsim.filters.base import Filter, ReturnCode
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from collections.abc import Iterable
 
 INCLUDE = ReturnCode.INCLUDE
 NEXT_ROW = ReturnCode.NEXT_ROW
@@ -30,7 +36,7 @@ class FuzzyRowFilter(Filter):
 
     _STATE = {"done": False, "_row": None, "_code": INCLUDE, "_hint": None}
 
-    def __init__(self, pairs):
+    def __init__(self, pairs: list[tuple[bytes, bytes]]):
         self.pairs = []
         for key, mask in pairs:
             key, mask = to_bytes_arg(key), to_bytes_arg(mask)
@@ -42,7 +48,7 @@ class FuzzyRowFilter(Filter):
             self.pairs.append((bytes(k if m == 0 else 0 for k, m in zip(key, mask)), mask))
         self.done, self._row, self._code, self._hint = False, None, INCLUDE, None
 
-    def filter_cell(self, cell) -> ReturnCode:
+    def filter_cell(self, cell: Cell) -> ReturnCode:
         row = cell[0]
         if row != self._row:
             self._row, self._hint = row, None
@@ -59,7 +65,7 @@ class FuzzyRowFilter(Filter):
                     self.done, self._code = True, NEXT_ROW
         return self._code
 
-    def get_next_cell_hint(self, cell):
+    def get_next_cell_hint(self, cell: Cell) -> Cell | None:
         return None if self._hint is None else _first_on_row(cell, self._hint)
 
     def filter_all_remaining(self) -> bool:
@@ -99,7 +105,8 @@ class RowRange:
     """MultiRowRangeFilter.RowRange: rows from start_row to stop_row, each end inclusive or
     not; an empty start_row or stop_row leaves that end open."""
 
-    def __init__(self, start_row=b"", start_inclusive=True, stop_row=b"", stop_inclusive=False):
+    def __init__(self, start_row: bytes = b"", start_inclusive: bool = True,
+                 stop_row: bytes = b"", stop_inclusive: bool = False):
         self.start_row = to_bytes_arg(start_row or b"")
         self.stop_row = to_bytes_arg(stop_row or b"")
         self.start_inclusive = bool(start_inclusive)
@@ -162,7 +169,7 @@ class MultiRowRangeFilter(Filter):
 
     _STATE = {"done": False, "_hint": None}
 
-    def __init__(self, ranges):
+    def __init__(self, ranges: list[RowRange]):
         ranges = [r if isinstance(r, RowRange) else RowRange(*r) for r in ranges]
         if not ranges:
             raise InvalidArgumentError("MultiRowRangeFilter needs at least one RowRange")
@@ -172,7 +179,7 @@ class MultiRowRangeFilter(Filter):
     def filter_row_key(self, row: bytes) -> bool:
         return self.done
 
-    def filter_cell(self, cell) -> ReturnCode:
+    def filter_cell(self, cell: Cell) -> ReturnCode:
         row = cell[0]
         self._hint = None
         if any(r.contains(row) for r in self.ranges):
@@ -187,7 +194,7 @@ class MultiRowRangeFilter(Filter):
         self._hint = later[0].start_row
         return SEEK if self._hint > row else NEXT_ROW
 
-    def get_next_cell_hint(self, cell):
+    def get_next_cell_hint(self, cell: Cell) -> Cell | None:
         return None if self._hint is None else _first_on_row(cell, self._hint)
 
     def filter_all_remaining(self) -> bool:
@@ -203,14 +210,14 @@ class FirstKeyValueMatchingQualifiersFilter(Filter):
 
     _STATE = {"found": False}
 
-    def __init__(self, qualifiers):
+    def __init__(self, qualifiers: Iterable[bytes]):
         self.qualifiers = frozenset(to_bytes_arg(q) for q in qualifiers)
         self.found = False
 
     def reset(self) -> None:
         self.found = False
 
-    def filter_cell(self, cell) -> ReturnCode:
+    def filter_cell(self, cell: Cell) -> ReturnCode:
         if self.found:
             return NEXT_ROW
         self.found = cell[2] in self.qualifiers
@@ -223,14 +230,17 @@ class FirstKeyValueMatchingQualifiersFilter(Filter):
 class RandomRowFilter(Filter):
     """Keeps each row with probability `chance` (below 0: none, above 1: all). The draw is
     a hash of (seed, row), so the same seed keeps the same rows whatever the region
-    layout or the order of requests; HBase draws from an unseeded java.util.Random."""
+    layout or the order of requests; HBase draws from an unseeded java.util.Random. Without
+    a `seed` the request uses its cluster's (`Cluster(seed=...)`, see `with_cluster_seed`)."""
 
     _STATE = {"filter_out_row": False}
 
-    def __init__(self, chance: float, seed: int = 0):
+    def __init__(self, chance: float, seed: int | None = None):
         if isinstance(chance, bool) or not isinstance(chance, (int, float)):
             raise InvalidArgumentError(f"RandomRowFilter needs a float chance, got {chance!r}")
-        self.chance, self.seed = float(chance), int(seed)
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise InvalidArgumentError(f"RandomRowFilter seed must be an int, got {seed!r}")
+        self.chance, self.seed = float(chance), seed
         self.filter_out_row = False
 
     def reset(self) -> None:
@@ -242,13 +252,13 @@ class RandomRowFilter(Filter):
         elif self.chance > 1:
             self.filter_out_row = False
         else:
-            digest = hashlib.blake2b(row, digest_size=8, key=self.seed.to_bytes(8, "big",
-                                                                             signed=True))
+            seed = self.seed or 0
+            digest = hashlib.blake2b(row, digest_size=8, key=seed.to_bytes(8, "big", signed=True))
             draw = int.from_bytes(digest.digest(), "big") / 2**64
             self.filter_out_row = not draw < self.chance
         return self.filter_out_row
 
-    def filter_cell(self, cell) -> ReturnCode:
+    def filter_cell(self, cell: Cell) -> ReturnCode:
         return NEXT_ROW if self.filter_out_row else INCLUDE
 
     def filter_row(self) -> bool:
@@ -256,3 +266,28 @@ class RandomRowFilter(Filter):
 
     def __repr__(self) -> str:
         return f"RandomRowFilter({self.chance})"
+
+
+def with_cluster_seed(filt: Filter | None, seed: int) -> Filter | None:
+    """The filter a request sends: when its tree holds a RandomRowFilter without a seed, a
+    copy whose such filters draw from the cluster's `seed` (the user's object is untouched);
+    otherwise the filter itself."""
+    def unseeded(f) -> bool:
+        if isinstance(f, RandomRowFilter):
+            return f.seed is None
+        children = getattr(f, "filters", None) or [getattr(f, "filter", None)]
+        return any(unseeded(c) for c in children if isinstance(c, Filter))
+
+    if filt is None or not unseeded(filt):
+        return filt
+    filt = copy.deepcopy(filt)
+
+    def bind(f) -> None:
+        if isinstance(f, RandomRowFilter) and f.seed is None:
+            f.seed = seed
+        for c in getattr(f, "filters", None) or [getattr(f, "filter", None)]:
+            if isinstance(c, Filter):
+                bind(c)
+
+    bind(filt)
+    return filt

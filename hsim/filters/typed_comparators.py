@@ -15,6 +15,11 @@ from hsim.cell import to_bytes_arg
 from hsim.errors import InvalidArgumentError
 from hsim.filters.comparators import ByteArrayComparable
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from typing import Any
+
 _LONG = struct.Struct(">q")
 
 
@@ -26,7 +31,7 @@ class NullComparator(ByteArrayComparable):
     def __init__(self):
         super().__init__(b"")
 
-    def compare_to(self, data) -> int:
+    def compare_to(self, data: bytes | None) -> int:
         return 0 if data is None else 1
 
     def __repr__(self) -> str:
@@ -76,7 +81,7 @@ class BitComparator(ByteArrayComparable):
     """BitComparator: 0 ("equal") when `value OP data` has any bit set, else 1. Data of a
     different length than `value` is never equal."""
 
-    def __init__(self, value, op: BitwiseOp):
+    def __init__(self, value: Any, op: BitwiseOp):
         if not isinstance(op, BitwiseOp):
             try:
                 op = BitwiseOp(str(op).upper())
@@ -126,7 +131,7 @@ class BigDecimalComparator(ByteArrayComparable):
     """BigDecimalComparator: the data decoded by Bytes.toBigDecimal, compared numerically
     (BigDecimal.compareTo: 1.0 equals 1.00)."""
 
-    def __init__(self, value):
+    def __init__(self, value: Any):
         try:
             self.big_decimal = decimal.Decimal(value)
         except (decimal.InvalidOperation, TypeError, ValueError):
@@ -147,7 +152,7 @@ class BinaryComponentComparator(ByteArrayComparable):
     many as `value` has), unsigned lexicographically. Data too short to hold the component
     compares what it has (HBase reads past the end there)."""
 
-    def __init__(self, value, offset: int):
+    def __init__(self, value: Any, offset: int):
         if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
             raise InvalidArgumentError(f"BinaryComponentComparator: bad offset {offset!r}")
         super().__init__(to_bytes_arg(value))

@@ -9,6 +9,12 @@ from hsim.filters.base import Filter, ReturnCode
 from hsim.filters.compare_filters import as_comparator
 from hsim.filters.compare_op import CompareOperator, out_predicate
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from hsim.cell import Cell
+    from hsim.filters.comparators import ByteArrayComparable
+
 INCLUDE = ReturnCode.INCLUDE
 SKIP = ReturnCode.SKIP
 NEXT_COL = ReturnCode.NEXT_COL
@@ -25,7 +31,8 @@ class SingleColumnValueFilter(Filter):
 
     _STATE = {"found_column": False, "matched_column": False}
 
-    def __init__(self, family, qualifier, op, comparator, filter_if_missing: bool = False,
+    def __init__(self, family: bytes | str, qualifier: bytes | str, op: CompareOperator | str,
+                 comparator: ByteArrayComparable, filter_if_missing: bool = False,
                  latest_version_only: bool = True):
         self.family = to_bytes_arg(family)
         self.qualifier = to_bytes_arg(qualifier)
@@ -41,7 +48,7 @@ class SingleColumnValueFilter(Filter):
         self.found_column = False
         self.matched_column = False
 
-    def filter_cell(self, cell) -> ReturnCode:
+    def filter_cell(self, cell: Cell) -> ReturnCode:
         if self.matched_column:
             return INCLUDE
         if self.latest_version_only and self.found_column:
@@ -80,7 +87,8 @@ class ColumnValueFilter(Filter):
 
     _STATE = {"column_found": False}
 
-    def __init__(self, family, qualifier, op, comparator):
+    def __init__(self, family: bytes | str, qualifier: bytes | str, op: CompareOperator | str,
+                 comparator: ByteArrayComparable):
         self.family = to_bytes_arg(family)
         self.qualifier = to_bytes_arg(qualifier or b"")
         self.op = CompareOperator.of(op)
@@ -91,7 +99,7 @@ class ColumnValueFilter(Filter):
     def reset(self) -> None:
         self.column_found = False
 
-    def filter_cell(self, cell) -> ReturnCode:
+    def filter_cell(self, cell: Cell) -> ReturnCode:
         if cell[QUALIFIER] != self.qualifier or cell[FAMILY] != self.family:
             return NEXT_ROW if self.column_found else NEXT_COL
         self.column_found = True

@@ -9,6 +9,11 @@ from __future__ import annotations
 
 from hsim.filters.base import Filter, ReturnCode
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from hsim.cell import Cell
+
 INCLUDE = ReturnCode.INCLUDE
 
 
@@ -49,7 +54,7 @@ class SkipFilter(_Wrapper):
         self.filter.reset()
         self.filter_out_row = False
 
-    def filter_cell(self, cell) -> ReturnCode:
+    def filter_cell(self, cell: Cell) -> ReturnCode:
         rc = self.filter.filter_cell(cell)
         if rc is not INCLUDE:
             self.filter_out_row = True
@@ -83,7 +88,7 @@ class WhileMatchFilter(_Wrapper):
         self.done = self.done or value
         return value
 
-    def filter_cell(self, cell) -> ReturnCode:
+    def filter_cell(self, cell: Cell) -> ReturnCode:
         rc = self.filter.filter_cell(cell)
         if rc is not INCLUDE:
             self.done = True

@@ -4,8 +4,9 @@ The read runs for real (through the client, so the block cache and counters see 
 store it touches records what it did (Store.trace): whether the MemStore was read, every store
 file read or skipped and why (key range, time range or TTL, bloom filter), how many blocks each
 file read from "disk" and how many came from the block cache, and the cells the query matcher
-saw and kept. The cells it dropped are then told apart by the rule that dropped them, in the
-order ScanQueryMatcher applies its rules (markers, TTL, deletes, time range, columns, versions).
+saw and kept, and, tallied by the matcher itself as it decided, the rule that dropped each
+other cell (markers, TTL, deletes, time range, columns, versions): the reasons come from the
+code that makes the read's answer, so they cannot disagree with it.
 """
 
 from __future__ import annotations
@@ -13,23 +14,23 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from hsim.cell import DELETE_COLUMN, DELETE_FAMILY, DELETE_FAMILY_VERSION
 from hsim.client import requests as rq
+from hsim.engine.query_matcher import (CELL_EXPIRED, COLUMN, DELETED, EXPIRED, MARKER,
+                                       OVERWRITTEN, TIME_RANGE, VERSIONS)
 from hsim.inspect.render import html_lines, html_table, key_text, text_table, time_text
-from hsim.keep_deleted_cells import KeepDeletedCells
 from hsim.metrics import IOCounters
 
-_NEG_INF = -(1 << 63)
+from typing import TYPE_CHECKING
 
-# Why the matcher dropped a cell, in the order its rules apply.
-MARKER = "delete markers (never returned)"
-EXPIRED = "expired (family TTL)"
-CELL_EXPIRED = "expired (cell TTL)"
-DELETED = "deleted by a marker"
-TIME_RANGE = "outside the time range"
-COLUMN = "column not asked for"
-OVERWRITTEN = "overwritten (same timestamp)"
-VERSIONS = "beyond VERSIONS"
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from collections.abc import Iterable
+    from hsim.client.cluster import Cluster
+    from hsim.filters.base import Filter
+    from typing import Any
+
+
+# Why a cell was dropped: the matcher's reasons (tallied by the matcher itself as it reads,
+# hsim.engine.query_matcher), then the filter's.
 FILTERED = "removed by the filter (or past the LIMIT)"
 
 
@@ -159,7 +160,7 @@ def _file_decision(fio: IOCounters, sf, tr, mode: str) -> str:
     return "read"
 
 
-def _explain(cluster, table, command, queries, run, mode: str, raw: bool) -> Explain:
+def _explain(cluster, table, command, queries, run, mode: str) -> Explain:
     """Run `run()` (a read) with tracing on every region of `table`; explain what it did."""
     with cluster.lock:
         regions = list(cluster.master.table_state(table).locator.regions)
@@ -169,7 +170,6 @@ def _explain(cluster, table, command, queries, run, mode: str, raw: bool) -> Exp
         empty = {(r, s.name) for r in regions for s in r.stores.values() if s.memstore.is_empty()}
         traces = _watch(regions)
         try:
-            now = cluster.clock.now()
             io, result = run()
         finally:
             _unwatch(regions)
@@ -219,12 +219,10 @@ def _explain(cluster, table, command, queries, run, mode: str, raw: bool) -> Exp
                 old.bloom_negatives += fio.bloom_negatives
                 old.bloom_probes += fio.bloom_probes
             else:
-                _, _, cells, visible = entry
+                _, _, cells, visible, why = entry
                 seen += len(cells)
                 kept += len(visible)
-                if len(visible) < len(cells):
-                    dropped.update(classify(cells, visible, r.stores[fam].family, queries[fam],
-                                            now, raw))
+                dropped.update(why)
     returned = sum(len(cells) for cells in result)
     if returned < kept:
         dropped[FILTERED] += kept - returned
@@ -236,68 +234,12 @@ def _explain(cluster, table, command, queries, run, mode: str, raw: bool) -> Exp
                    io=io, result=result)
 
 
-def classify(cells: list, visible: list, family, query, now: int, raw: bool) -> Counter:
-    """Why each cell the matcher saw but did not keep was dropped (one row of one family, in
-    HBase order). Mirrors UserMatcher's rules in its order; see hsim.engine.query_matcher."""
-    kept = {id(c) for c in visible}
-    tr_min, tr_max = query.time_range
-    out: Counter = Counter()
-    if raw:
-        for c in cells:
-            if id(c) not in kept:
-                ts = c.timestamp
-                out[TIME_RANGE if ts >= tr_max or ts < tr_min else VERSIONS] += 1
-        return out
-    ttl = family.ttl_ms
-    oldest = _NEG_INF if ttl is None else now - ttl
-    see_past = family.keep_deleted_cells is not KeepDeletedCells.FALSE
-    markers = [c for c in cells if c.is_delete and (
-        (tr_min <= c.timestamp < tr_max) if see_past else c.timestamp >= tr_min)]
-    puts_seen: set = set()
-    for c in cells:
-        ts = c.timestamp
-        if id(c) in kept:
-            puts_seen.add((c.qualifier, ts))
-            continue
-        if c.is_delete:
-            why = MARKER
-        elif ts < oldest and family.min_versions == 0:
-            why = EXPIRED
-        elif c.ttl_ms is not None and ts + c.ttl_ms < now:
-            why = CELL_EXPIRED
-        elif any(_masks(m, c) for m in markers):
-            why = DELETED
-        elif ts >= tr_max or ts < tr_min:
-            why = TIME_RANGE
-        elif query.columns is not None and c.qualifier not in query.columns:
-            why = COLUMN
-        elif (c.qualifier, ts) in puts_seen:
-            why = OVERWRITTEN
-        elif ts < oldest:
-            why = EXPIRED  # past MIN_VERSIONS
-        else:
-            why = VERSIONS
-        if not c.is_delete:
-            puts_seen.add((c.qualifier, ts))
-        out[why] += 1
-    return out
-
-
-def _masks(m, c) -> bool:
-    """Does delete marker `m` mask put `c` (ScanDeleteTracker.isDeleted)?"""
-    code, mts, ts = m.type_code, m.timestamp, c.timestamp
-    if code == DELETE_FAMILY:
-        return ts <= mts
-    if code == DELETE_FAMILY_VERSION:
-        return ts == mts
-    if m.qualifier != c.qualifier:
-        return False
-    return ts <= mts if code == DELETE_COLUMN else ts == mts  # else a Delete
-
-
 # --- the two entry points -----------------------------------------------------------------------
-def explain_get(cluster, table: str, row, columns=None, max_versions: int | None = None,
-                time_range=None, timestamp: int | None = None, raw: bool = False, filter=None,
+def explain_get(cluster: Cluster, table: str, row: bytes | str,
+                columns: Iterable[bytes | str] | bytes | str | None = None,
+                max_versions: int | None = None,
+                time_range: tuple[int, int] | None = None, timestamp: int | None = None,
+                raw: bool = False, filter: Filter | str | None = None,
                 command: str | None = None, timestamps: str = "iso") -> Explain:
     """Run `table.get(row, ...)` and explain it."""
     t = cluster.table(table)
@@ -313,11 +255,11 @@ def explain_get(cluster, table: str, row, columns=None, max_versions: int | None
         queries = rq.queries(cluster.admin.describe(table).families, columns, max_versions,
                              tr, raw, filter is not None)
     command = command or f"get '{table}', {key_text(row, '')!r}"
-    return _explain(cluster, table, command, queries, run, timestamps, raw)
+    return _explain(cluster, table, command, queries, run, timestamps)
 
 
-def explain_scan(cluster, table: str, command: str | None = None, timestamps: str = "iso",
-                 **scan_args) -> Explain:
+def explain_scan(cluster: Cluster, table: str, command: str | None = None, timestamps: str = "iso",
+                 **scan_args: Any) -> Explain:
     """Run `table.scan(**scan_args)` to its end and explain it."""
     t = cluster.table(table)
     tr = rq.time_range(scan_args.get("time_range"), scan_args.get("timestamp"))
@@ -331,4 +273,4 @@ def explain_scan(cluster, table: str, command: str | None = None, timestamps: st
                              scan_args.get("max_versions"), tr, raw,
                              scan_args.get("filter") is not None)
     command = command or f"scan '{table}'"
-    return _explain(cluster, table, command, queries, run, timestamps, raw)
+    return _explain(cluster, table, command, queries, run, timestamps)

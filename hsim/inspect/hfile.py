@@ -9,6 +9,11 @@ from hsim.errors import InvalidArgumentError
 from hsim.inspect.hfile_pretty_printer import HFileDescription, describe
 from hsim.inspect.store import find_store
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from hsim.client.cluster import Cluster
+
 
 @dataclass
 class HFileView:
@@ -37,7 +42,8 @@ class HFileView:
         return f"<h3>{html.escape(self._head())}</h3>" + self.description._repr_html_()
 
 
-def hfile(cluster, table: str, region, family, n: int = 0, cells: bool = False) -> HFileView:
+def hfile(cluster: Cluster, table: str, region: int | str | bytes, family: bytes | str,
+          n: int = 0, cells: bool = False) -> HFileView:
     """`hfile 't', REGION, 'f', n`: the n-th store file (0 = oldest); with `cells` its cells."""
     with cluster.lock:
         r, s = find_store(cluster, table, region, family)

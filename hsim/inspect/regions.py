@@ -8,6 +8,12 @@ from dataclasses import dataclass, field
 from hsim.errors import InvalidArgumentError, UnknownRegionError
 from hsim.inspect.render import html_table, key_text, text_table
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from hsim.client.cluster import Cluster
+    from hsim.regions.region import Region
+
 
 @dataclass
 class RegionRow:
@@ -53,7 +59,7 @@ class RegionsView:
         return html_table(self._HEADERS, self._rows(), f"Regions of {self.table}")
 
 
-def regions(cluster, table: str) -> RegionsView:
+def regions(cluster: Cluster, table: str) -> RegionsView:
     """`regions 't'`: every region of the table, in key order."""
     rows = []
     for i, r in enumerate(cluster.admin.regions(table)):
@@ -66,7 +72,7 @@ def regions(cluster, table: str) -> RegionsView:
     return RegionsView(table, rows)
 
 
-def find_region(cluster, table: str, spec):
+def find_region(cluster: Cluster, table: str, spec: int | str | bytes) -> Region:
     """A region of `table` by its index in key order, its name, its encoded name, or a unique
     prefix of the encoded name."""
     with cluster.lock:

@@ -11,6 +11,11 @@ from hsim.inspect.hfile_pretty_printer import cell_string
 from hsim.inspect.regions import find_region
 from hsim.inspect.render import html_lines, html_table, key_text, text_table, time_text
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from hsim.client.cluster import Cluster
+
 MAX_CELLS_SHOWN = 50
 
 
@@ -122,7 +127,8 @@ def find_store(cluster, table: str, region, family):
     return r, s
 
 
-def store(cluster, table: str, region, family, timestamps: str = "iso") -> StoreView:
+def store(cluster: Cluster, table: str, region: int | str | bytes, family: bytes | str,
+          timestamps: str = "iso") -> StoreView:
     """`store 't', REGION, 'f'`: REGION is an index (0 = first region), a region name, an
     encoded name or a unique prefix of one."""
     with cluster.lock:

@@ -7,6 +7,11 @@ from dataclasses import dataclass, field
 
 from hsim.inspect.render import html_table, text_table
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from hsim.client.cluster import Cluster
+
 
 @dataclass
 class WALFileRow:
@@ -47,7 +52,7 @@ class WALView:
         return html_table(self._HEADERS, self._rows(), "Write-ahead logs")
 
 
-def wal(cluster) -> WALView:
+def wal(cluster: Cluster) -> WALView:
     """`wal`: every live region server's WAL files."""
     files, totals = [], {}
     with cluster.lock:

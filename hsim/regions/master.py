@@ -3,7 +3,6 @@ the admin operations. Region servers live here too, as in a MiniHBaseCluster."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from hsim.errors import (
     InvalidArgumentError,
@@ -16,19 +15,11 @@ from hsim.errors import (
 )
 from hsim.metrics import ClusterMetrics, RegionMetrics, ServerMetrics, StoreMetrics
 from hsim.regions import meta
+from hsim.regions.table_state import TableState
 from hsim.regions.region import Region
 from hsim.regions.region_server import RegionServer
 from hsim.regions.router import RegionLocator
 from hsim.schema import ColumnFamily, TableDescriptor, validate_family_name
-
-
-@dataclass
-class TableState:
-    descriptor: TableDescriptor
-    enabled: bool
-    locator: RegionLocator
-    split_keys: list
-    state_time: int = 0  # when the table was last created, disabled or enabled (hbase:meta)
 
 
 class Master:
@@ -290,15 +281,8 @@ class Master:
     def metrics(self) -> ClusterMetrics:
         servers, regions = [], []
         for srv in self.servers:
-            rc = srv.retired
-            agg = dict(store_files=0, store_file_bytes=0, index_bytes=0, bloom_bytes=0,
-                       flushes=rc.flushes, bytes_flushed=rc.bytes_flushed,
-                       compactions=rc.minor_compactions + rc.major_compactions,
-                       compaction_bytes_read=rc.compaction_bytes_read,
-                       compaction_bytes_written=rc.compaction_bytes_written,
-                       blocks_read=rc.io.blocks_read, bytes_read=rc.io.bytes_read,
-                       bloom_checks=rc.io.bloom_checks, bloom_negatives=rc.io.bloom_negatives,
-                       chunk_cache_hits=rc.io.chunk_hits)
+            agg = _store_totals(srv.retired)  # stores of regions that moved or split away
+            agg.update(store_files=0, store_file_bytes=0, index_bytes=0, bloom_bytes=0)
             for r in sorted(srv.regions.values(), key=lambda r: (r.table.name, r.start_key)):
                 stores = [_store_metrics(f, s) for f, s in r.stores.items()]
                 regions.append(RegionMetrics(
@@ -308,33 +292,35 @@ class Master:
                     store_files=sum(m.store_files for m in stores),
                     store_file_bytes=sum(m.store_file_bytes for m in stores), stores=stores))
                 for s in r.stores.values():
-                    c = s.counters
+                    for name, value in _store_totals(s.counters).items():
+                        agg[name] += value
                     agg["store_files"] += len(s.files)
                     agg["store_file_bytes"] += s.size
                     agg["index_bytes"] += s.index_size
                     agg["bloom_bytes"] += s.bloom_size
-                    agg["flushes"] += c.flushes
-                    agg["bytes_flushed"] += c.bytes_flushed
-                    agg["compactions"] += c.minor_compactions + c.major_compactions
-                    agg["compaction_bytes_read"] += c.compaction_bytes_read
-                    agg["compaction_bytes_written"] += c.compaction_bytes_written
-                    agg["blocks_read"] += c.io.blocks_read
-                    agg["bytes_read"] += c.io.bytes_read
-                    agg["bloom_checks"] += c.io.bloom_checks
-                    agg["bloom_negatives"] += c.io.bloom_negatives
-                    agg["chunk_cache_hits"] += c.io.chunk_hits
             bc, wal = srv.block_cache, srv.wal
-            agg.update(wal_files=len(wal.files), wal_bytes=wal.size,
-                       wal_bytes_written=wal.bytes_written, wal_syncs=wal.syncs,
-                       wal_fsyncs=wal.fsyncs, wal_rolls=wal.rolls, wal_archived=len(wal.archived),
-                       wal_forced_flushes=wal.forced_flushes)
             servers.append(ServerMetrics(
                 name=srv.name, regions=len(srv.regions), read_requests=srv.read_requests,
                 write_requests=srv.write_requests, memstore_heap_bytes=srv.memstore_heap,
                 block_cache_hits=bc.hits, block_cache_misses=bc.misses,
                 block_cache_evictions=bc.evictions, block_cache_size=bc.size,
-                read_rpcs=srv.read_rpcs, **agg))
+                read_rpcs=srv.read_rpcs, wal_files=len(wal.files), wal_bytes=wal.size,
+                wal_bytes_written=wal.bytes_written, wal_syncs=wal.syncs,
+                wal_fsyncs=wal.fsyncs, wal_rolls=wal.rolls, wal_archived=len(wal.archived),
+                wal_forced_flushes=wal.forced_flushes, **agg))
         return ClusterMetrics(servers=servers, regions=regions)
+
+
+def _store_totals(c) -> dict:
+    """The ServerMetrics fields that add up a store's counters (StoreCounters)."""
+    io = c.io
+    return dict(flushes=c.flushes, bytes_flushed=c.bytes_flushed,
+                compactions=c.minor_compactions + c.major_compactions,
+                compaction_bytes_read=c.compaction_bytes_read,
+                compaction_bytes_written=c.compaction_bytes_written,
+                blocks_read=io.blocks_read, bytes_read=io.bytes_read,
+                bloom_checks=io.bloom_checks, bloom_negatives=io.bloom_negatives,
+                chunk_cache_hits=io.chunk_hits)
 
 
 def _store_metrics(family: bytes, s) -> StoreMetrics:

@@ -18,8 +18,10 @@ import struct
 
 from hsim.cell import NO_TTL
 from hsim.errors import CatalogDisableError, CatalogError
+from hsim.protobuf import field_bytes, field_varint, read_fields
 from hsim.regions.region import Region
 from hsim.regions.router import RegionLocator
+from hsim.regions.table_state import TableState
 from hsim.schema import ColumnFamily, TableDescriptor
 
 META_TABLE = "hbase:meta"
@@ -53,24 +55,11 @@ def refuse(name, action: str = "modify") -> None:
 
 
 # --- HBase's value shapes -----------------------------------------------------------------------
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    n &= (1 << 64) - 1
-    while True:
-        b7 = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(b7 | 0x80)
-        else:
-            out.append(b7)
-            return bytes(out)
-
-
 def _field(number: int, value) -> bytes:
     """One protobuf field: varint (wire type 0) for ints and bools, else length-delimited."""
     if isinstance(value, (bool, int)):
-        return _varint(number << 3) + _varint(int(value))
-    return _varint(number << 3 | 2) + _varint(len(value)) + value
+        return field_varint(number, int(value))
+    return field_bytes(number, value)
 
 
 def region_info_bytes(region) -> bytes:
@@ -87,28 +76,10 @@ def parse_region_info(value: bytes) -> dict | None:
     """The fields of a RegionInfo value (RegionInfo.parseFromOrNull); None if it is not one."""
     if not value.startswith(_PB_MAGIC):
         return None
-    data, i, out = value, len(_PB_MAGIC), {}
-
-    def varint(i):
-        n = shift = 0
-        while True:
-            b = data[i]
-            n |= (b & 0x7F) << shift
-            i += 1
-            if not b & 0x80:
-                return n, i
-            shift += 7
     try:
-        while i < len(data):
-            tag, i = varint(i)
-            if tag & 7 == 0:
-                out[tag >> 3], i = varint(i)
-            else:
-                n, i = varint(i)
-                out[tag >> 3], i = data[i:i + n], i + n
-    except IndexError:
+        return dict(read_fields(value, len(_PB_MAGIC), len(value)))
+    except (IndexError, ValueError):
         return None
-    return out
 
 
 def region_row(region) -> bytes:
@@ -175,6 +146,7 @@ class CatalogRegion(Region):
         super().__init__(DESCRIPTOR, b"", b"", 1, master.config)
         self.encoded_name = "1588230740"  # the fixed encoded name of hbase:meta,,1
         self.name = f"{META_TABLE},,1.{self.encoded_name}."
+        self.server = master.servers[0]  # the live server that carries hbase:meta's reads
         for name in sorted(master.tables):
             st = master.tables[name]
             for r in st.locator.regions:
@@ -187,6 +159,4 @@ class CatalogRegion(Region):
 
 def state(master):
     """A TableState for hbase:meta built now from the live region map."""
-    from hsim.regions.master import TableState
-
     return TableState(DESCRIPTOR, True, RegionLocator([CatalogRegion(master)]), [])

@@ -56,19 +56,26 @@ def recover(dead, assign, now: int) -> CrashReport:
                         report.lost_skip_wal += 1
         region.memstore_heap = 0
         server = assign(region)
-        replayed = 0
-        for c in recovered:
-            store = region.stores.get(c[1])
-            if store is None or -c[5] <= max((f.max_seq_id for f in store.files), default=0):
-                continue  # already in a store file (or the family is gone)
-            delta = store.add(c)
-            region.memstore_heap += delta
-            server.memstore_heap += delta
-            replayed += 1
-        report.edits_replayed += replayed
-        if replayed:
-            region.flush(now, force_all=True)
+        report.edits_replayed += replay(region, server, recovered, now)
         report.regions.append((region.name, server.name))
     wal.archived.extend(f.name for f in wal.files)
     wal.files = [wal.current]
     return report
+
+
+def replay(region, server, cells: list, now: int) -> int:
+    """HRegion.replayRecoveredEdits: put the WAL's cells newer than what each store has
+    flushed into the MemStore, then flush them. Returns the cells replayed."""
+    replayed = 0
+    for c in cells:
+        store = region.stores.get(c[1])
+        if store is None or -c[5] <= max((f.max_seq_id for f in store.files), default=0):
+            continue  # already in a store file (or the family is gone)
+        delta = store.add(c)
+        region.memstore_heap += delta
+        server.memstore_heap += delta
+        region.seq_id = max(region.seq_id, -c[5])
+        replayed += 1
+    if replayed:
+        region.flush(now, force_all=True)
+    return replayed

@@ -171,10 +171,11 @@ class Region:
 
     # --- reads -----------------------------------------------------------------------------------
     def get(self, row: bytes, queries: dict, now: int, io: IOCounters | None = None,
-            filt=None, max_versions: int = 1) -> list:
+            filt=None, max_versions: int = 1, limits: tuple | None = None) -> list:
         """The row's visible cells across the requested families (family order).
         `queries` maps family -> ScanQuery (families not named are not read). Reads are counted
-        on each store's own counters, or on `io` when the caller traces one request."""
+        on each store's own counters, or on `io` when the caller traces one request. `limits`:
+        the per-family (max results, offset) of hsim.filters.apply.store_limits."""
         self.check_row_in_range(row)
         self.read_requests += 1
         out = []
@@ -184,14 +185,18 @@ class Region:
         if filt is not None:
             from hsim.filters.apply import apply_to_row
 
-            kept = apply_to_row(filt, row, out, max_versions)
+            kept = apply_to_row(filt, row, out, max_versions, limits)
             return kept or []
+        if limits is not None:
+            from hsim.filters.apply import store_limits
+
+            return store_limits(out, limits)
         return out
 
     def scan(self, start_row: bytes | None, stop_row: bytes | None, queries: dict, now: int,
              io: IOCounters | None = None, reversed: bool = False, filt=None,
              max_versions: int = 1, read_point: int | None = None, files: dict | None = None,
-             below: bytes | None = None):
+             below: bytes | None = None, limits: tuple | None = None):
         """(row, cells) for this region's rows within the scan's bounds, clipped to the region,
         in row order (descending when reversed). Every row returned counts as a read request.
         A RegionScanner passes its `read_point`, its pinned `files` per family, and, going on
@@ -200,39 +205,55 @@ class Region:
             read_point = None  # nothing written since: no cell to hide
         for fam in queries:
             self.store(fam)
-        if reversed:
-            upper = start_row
-            if self.end_key and (upper is None or upper >= self.end_key):
-                upper = None  # from the store's last row; the region's range clips it below
-            lower = stop_row
-            if self.start_key and (lower is None or lower < self.start_key):
-                lower = None
-            sources = [s.scan(upper, lower, q, now, s.counters.io if io is None else io,
-                              reversed=True, read_point=read_point,
-                              files=None if files is None else files[f])
-                       for f, s, q in ((f, self.stores[f], q) for f, q in queries.items())]
-            rows = self.keys.clip(_merge_rows(sources, reversed=True), reversed=True)
-            if below is not None:
-                rows = RowRange(None, True, below, False).clip(rows, reversed=True)
-        else:
-            start = start_row
+        cursors = {f: {} for f in queries} if filt is not None else None
+
+        def rows_from(first: bytes | None):
+            """The merged rows from the scan's start, or (a filter's seek) from `first` on."""
+            if reversed:
+                upper = start_row
+                if self.end_key and (upper is None or upper >= self.end_key):
+                    upper = None  # from the store's last row; the region's range clips it below
+                lower = stop_row
+                if self.start_key and (lower is None or lower < self.start_key):
+                    lower = None
+                sources = [s.scan(upper, lower, q, now, s.counters.io if io is None else io,
+                                  reversed=True, read_point=read_point,
+                                  files=None if files is None else files[f])
+                           for f, s, q in ((f, self.stores[f], q) for f, q in queries.items())]
+                rows = self.keys.clip(_merge_rows(sources, reversed=True), reversed=True)
+                if below is not None:
+                    rows = RowRange(None, True, below, False).clip(rows, reversed=True)
+                return rows
+            start = start_row if first is None else first
             if start is None or start < self.start_key:
                 start = self.start_key or None
             stop = stop_row
             if self.end_key and (stop is None or stop > self.end_key):
                 stop = self.end_key
+            if first is not None and stop is not None and start >= stop:
+                return iter(())
             sources = [s.scan(start, stop, q, now, s.counters.io if io is None else io,
-                              read_point=read_point, files=None if files is None else files[f])
+                              read_point=read_point, files=None if files is None else files[f],
+                              cursors=None if cursors is None else cursors[f])
                        for f, s, q in ((f, self.stores[f], q) for f, q in queries.items())]
-            rows = _merge_rows(sources, reversed=False)
+            return _merge_rows(sources, reversed=False)
+
         if filt is not None:
             from hsim.filters.apply import scan_rows
 
-            rows = scan_rows(lambda: filt, self._counted(rows), max_versions, reversed=reversed)
-            yield from rows
+            yield from scan_rows(lambda: filt, self._counted(rows_from(None)), max_versions,
+                                 reversed=reversed,
+                                 reseek=lambda row: self._counted(rows_from(row)),
+                                 limits=limits)
             return
-        for row, cells in rows:
+        if limits is not None:
+            from hsim.filters.apply import store_limits
+        for row, cells in rows_from(None):
             self.read_requests += 1
+            if limits is not None:
+                cells = store_limits(cells, limits)
+                if not cells:
+                    continue
             yield row, cells
 
     def _counted(self, rows):

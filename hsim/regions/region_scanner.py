@@ -21,11 +21,11 @@ from hsim.engine.gc_pause import gc_paused
 
 class RegionScanner:
     __slots__ = ("region", "read_point", "files", "start", "stop", "queries", "now", "reversed",
-                 "filt", "max_versions", "last_row", "exhausted", "__weakref__")
+                 "filt", "max_versions", "limits", "last_row", "exhausted", "__weakref__")
 
     def __init__(self, region, start: bytes | None, stop: bytes | None, queries: dict, now: int,
                  reversed: bool = False, filt=None, max_versions: int = 1,
-                 below: bytes | None = None):
+                 below: bytes | None = None, limits: tuple | None = None):
         """`start`/`stop` as Region.scan takes them; `below`: going on backwards under a row
         already returned (after a split)."""
         for fam in queries:
@@ -36,6 +36,7 @@ class RegionScanner:
         self.start, self.stop = start, stop
         self.queries, self.now = queries, now
         self.reversed, self.filt, self.max_versions = reversed, filt, max_versions
+        self.limits = limits  # per-family (max results, offset), StoreScanner's limits
         self.last_row = below  # forward: None until a row is returned
         self.exhausted = False
         region.scanners.add(self)
@@ -66,7 +67,7 @@ class RegionScanner:
             rows = self.region.scan(start, self.stop, self.queries, self.now,
                                     reversed=self.reversed, filt=self.filt,
                                     max_versions=self.max_versions, read_point=self.read_point,
-                                    files=self.files, below=below)
+                                    files=self.files, below=below, limits=self.limits)
             out = [cells for _row, cells in islice(rows, n)]
             rows.close()  # the generator chain ends here; nothing stays open between batches
         if out:

@@ -57,16 +57,46 @@ class RegionServer:
     def count_table_regions(self, table: str) -> int:
         return sum(1 for r in self.regions.values() if r.table.name == table)
 
-    # --- requests (called by the client layer, one call = one request) ------------------------
-    def note_write(self, region) -> None:
+    # --- requests (RSRpcServices): the only way a client reaches a region ----------------------
+    def mutate(self, region, row: bytes, entries: list, now: int, durability: int = 0) -> list:
+        """One row mutation (a Mutate RPC): applied by the region, counted here."""
+        if region.server is not self:
+            self._not_serving(region)
+        cells = region.mutate(row, entries, now, durability)
         self.write_requests += 1
         if self.memstore_heap > self.config.global_memstore_size:
             self.check_global_memstore(region)
+        return cells
 
-    def note_read(self, n: int = 1) -> None:
-        """One read request (a Get or a scanner batch) that returned n rows."""
+    def get(self, region, row: bytes, queries, now: int, io=None, **options) -> list:
+        """One Get RPC: the region reads, the server counts one read request."""
+        if region.server is not self:
+            self._not_serving(region)
+        cells = region.get(row, queries, now, io, **options)
         self.read_rpcs += 1
-        self.read_requests += n
+        self.read_requests += 1
+        return cells
+
+    def open_scanner(self, region, *args, **options):
+        """A RegionScanner on one of this server's regions (the openScanner RPC's first half;
+        `scan` returns its batches)."""
+        from hsim.regions.region_scanner import RegionScanner
+
+        if region.server is not self:
+            self._not_serving(region)
+        return RegionScanner(region, *args, **options)
+
+    def scan(self, scanner, want: int) -> list:
+        """One scanner batch (a Scan RPC): up to `want` rows, each counted as a read request."""
+        rows = scanner.next_rows(want)
+        self.read_rpcs += 1
+        self.read_requests += len(rows)
+        return rows
+
+    def _not_serving(self, region):
+        from hsim.errors import NotServingRegionError
+
+        raise NotServingRegionError(f"{region.name} is not online on {self.name}")
 
     def check_global_memstore(self, region=None) -> None:
         """MemStoreFlusher: above the global limit, flush the largest memstores until usage is

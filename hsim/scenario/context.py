@@ -24,6 +24,16 @@ from hsim.config import Config
 from hsim.scenario.errors import ScenarioError
 from hsim.workloads.costmodel import LOAD_FIELDS, CostModel, CostReport, ServerLoad
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from collections.abc import Callable
+    from hsim.client.admin import Admin
+    from hsim.client.cluster import Cluster
+    from hsim.client.table import Table
+    from hsim.scenario.model import Scenario, Variant
+    from typing import Any
+
 START_MS = 1_700_000_000_000  # every run's clock starts here (2023-11-14T22:13:20Z)
 
 
@@ -31,8 +41,10 @@ class Run:
     """What a scenario's run function gets: a fresh cluster for one variant, its workload size, seed
     and recorders."""
 
-    def __init__(self, scenario, variant, *, ops: int, seed: int, scale: float, servers: int,
-                 params: dict, on_progress=None, sample_points: int = 40,
+    def __init__(self, scenario: Scenario, variant: Variant, *, ops: int, seed: int, scale: float,
+                 servers: int,
+                 params: dict, on_progress: Callable[[float], None] | None = None,
+                 sample_points: int = 40,
                  cost_model: CostModel | None = None):
         self.scenario = scenario
         self.variant = variant
@@ -64,7 +76,7 @@ class Run:
 
     # --- the cluster -------------------------------------------------------------------------
     @property
-    def cluster(self):
+    def cluster(self) -> Cluster:
         """The variant's cluster, made on first use (a scenario about file formats needs none)."""
         if self._cluster is None:
             from hsim.client.cluster import Cluster
@@ -79,18 +91,18 @@ class Run:
         return self._cluster is not None
 
     @property
-    def admin(self):
+    def admin(self) -> Admin:
         """The run's cluster's Admin (recording its calls when replaying on a target)."""
         if self.requests is not None:  # recorded for a replay on a real target
-            from hsim.scenario.target import RecordingAdmin
+            from hsim.scenario.recording import RecordingAdmin
 
             return RecordingAdmin(self.cluster.admin, self.requests)
         return self.cluster.admin
 
-    def table(self, name):
+    def table(self, name: str) -> Table:
         """A Table on the run's cluster (recording its calls when replaying on a target)."""
         if self.requests is not None:
-            from hsim.scenario.target import RecordingTable
+            from hsim.scenario.recording import RecordingTable
 
             return RecordingTable(self.cluster.table(name), self.requests)
         return self.cluster.table(name)
@@ -136,7 +148,7 @@ class Run:
             self._next_event = min(self._next_sample, self._next_progress)
 
     # --- recording ------------------------------------------------------------------------------
-    def record(self, key: str, value, label: str | None = None, unit: str = "") -> None:
+    def record(self, key: str, value: Any, label: str | None = None, unit: str = "") -> None:
         """A named result for the comparison table and the claims. `unit`: "%" (a fraction),
         "B" (bytes), "ms", "x" (a ratio), "ops/s" or free text."""
         if isinstance(value, float) and math.isnan(value):
@@ -145,7 +157,7 @@ class Run:
         self.labels[key] = label or key.replace("_", " ")
         self.units[key] = unit
 
-    def point(self, series: str, x, y) -> None:
+    def point(self, series: str, x: float, y: float) -> None:
         """A point of a line chart (one line per variant)."""
         self.series.setdefault(series, []).append((x, y))
 
@@ -211,7 +223,7 @@ class Run:
         requests), unlike `rng`, which is the variant's own."""
         return random.Random(f"{self.seed}:{self.scenario.name}")
 
-    def param(self, key: str):
+    def param(self, key: str) -> Any:
         """A scenario parameter's value for this run (--param or its default)."""
         try:
             return self.params[key]

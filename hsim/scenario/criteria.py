@@ -16,6 +16,7 @@ import math
 import operator
 
 from hsim.scenario.errors import ScenarioError
+from hsim.scenario.format import format_number
 
 _COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
             "==": operator.eq, "!=": operator.ne}
@@ -92,7 +93,7 @@ class Const(Expr):
         return self.v
 
     def __str__(self):
-        return _num(self.v)
+        return _const(self.v)
 
 
 class Arith(Expr):
@@ -183,18 +184,16 @@ def _group(e: Expr) -> str:
 
 
 def _said(e: Expr, v) -> str:
-    return _num(v) if isinstance(e, Const) else f"{e} = {_num(v)}"
+    return _const(v) if isinstance(e, Const) else f"{e} = {_num(v)}"
+
+
+def _const(v) -> str:
+    """A threshold as declared: 0.5, 1.5, 4, 1,000."""
+    if isinstance(v, float) and not math.isinf(v) and v == int(v):
+        return format_number(int(v))
+    return f"{v:g}" if isinstance(v, float) else _num(v)
 
 
 def _num(v) -> str:
-    if isinstance(v, bool) or v is None:
-        return str(v)
-    if isinstance(v, int):
-        return f"{v:,}"
-    if isinstance(v, float):
-        if math.isinf(v) or math.isnan(v):
-            return str(v)
-        if v == int(v) and abs(v) < 1e15:
-            return f"{int(v):,}"
-        return f"{v:,.3g}" if abs(v) < 1000 else f"{v:,.0f}"
-    return str(v)
+    """A measured value, in the reports' number format."""
+    return format_number(v) if isinstance(v, (int, float)) else str(v)

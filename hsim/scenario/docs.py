@@ -1,15 +1,20 @@
-"""`hsim docs --check` / `hsim docs --write`: the verdicts quoted in README.md and
-docs/scenarios.md come from runs, so they cannot go stale.
+"""`hsim docs --check` / `hsim docs --write`: the verdicts and figures quoted in README.md
+and docs/scenarios.md come from runs, so they cannot go stale.
 
-A marked block in a Markdown file
+Two kinds of marked block in a Markdown file:
 
     <!-- hsim:scenario hotspotting -->
-    ...generated...
+    ...generated: the claims table of `hsim run hotspotting`...
     <!-- /hsim:scenario -->
 
-holds the claims table of `hsim run hotspotting` (default size and seed unless --ops says
-otherwise). `--write` regenerates every block; `--check` regenerates them and exits 1, naming
-the stale blocks, when a file differs.
+    <!-- hsim:figures hotspotting write_hotspot_ratio time_range_scans -->
+    ...generated: those metrics of every variant that recorded them...
+    <!-- /hsim:figures -->
+
+Both come from one run per scenario (default size and seed unless --ops says otherwise), in
+the reports' number format. `--write` regenerates every block; `--check` regenerates them and
+exits 1, naming the stale blocks, when a file differs. Prose around the blocks quotes no
+figure of its own.
 """
 
 from __future__ import annotations
@@ -22,19 +27,41 @@ from pathlib import Path
 from hsim.scenario.errors import ScenarioError
 
 FILES = ("README.md", "docs/scenarios.md")
-_BLOCK = re.compile(r"(<!-- hsim:scenario (?P<name>[\w.-]+) -->\n)(?P<body>.*?)"
-                    r"(<!-- /hsim:scenario -->)", re.S)
+_BLOCK = re.compile(r"(?P<open><!-- hsim:(?P<kind>scenario|figures) (?P<name>[\w.-]+)"
+                    r"(?P<keys>(?: [\w.-]+)*) -->\n)(?P<body>.*?)"
+                    r"(?P<close><!-- /hsim:(?P=kind) -->)", re.S)
 
 
 def claims_block(report) -> str:
     """A scenario's claims as the docs quote them: verdict, robustness, the measured criterion."""
-    o = report.options
-    lines = [f"`hsim run {report.scenario}` ({o['size']} size, {o['ops']:,} "
-             f"{report.ops_meaning}, seed {o['seed']}):", "",
-             "| claim | verdict | sensitivity |", "| --- | --- | --- |"]
+    lines = [_heading(report), "", "| claim | verdict | sensitivity |", "| --- | --- | --- |"]
     for c in report.claims:
         lines.append(f"| {_cell(c.title)} | {c.verdict} | {_cell(c.robustness)} |")
     return "\n".join(lines) + "\n"
+
+
+def figures_block(report, keys: list[str]) -> str:
+    """The metrics `keys` of every variant that recorded one, labelled and formatted as the
+    report's comparison table prints them."""
+    from hsim.scenario.markdown import comparison_rows
+
+    variants = [v for v in report.variants if any(k in v.metrics for k in keys)]
+    missing = [k for k in keys if not any(k in v.metrics for v in variants)]
+    if missing or not keys:
+        raise ScenarioError(f"hsim:figures {report.scenario}: no variant recorded "
+                            f"{', '.join(missing) or 'the metrics it names'}")
+    lines = [_heading(report), "",
+             "| figure | " + " | ".join(_cell(v.name) for v in variants) + " |",
+             "| --- |" + " ---: |" * len(variants)]
+    for label, values in comparison_rows(report, keys, variants):
+        lines.append(f"| {_cell(label)} | " + " | ".join(_cell(x) for x in values) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _heading(report) -> str:
+    o = report.options
+    return (f"`hsim run {report.scenario}` ({o['size']} size, {o['ops']:,} "
+            f"{report.ops_meaning}, seed {o['seed']}):")
 
 
 def _cell(text: str) -> str:
@@ -47,10 +74,12 @@ def regenerate(text: str, run) -> tuple[str, list[str]]:
     changed = []
 
     def fill(m):
-        body = claims_block(run(m["name"]))
+        report = run(m["name"])
+        body = (claims_block(report) if m["kind"] == "scenario"
+                else figures_block(report, m["keys"].split()))
         if body != m["body"]:
-            changed.append(m["name"])
-        return m[1] + body + m[4]
+            changed.append(f"{m['kind']} {m['name']}")
+        return m["open"] + body + m["close"]
 
     return _BLOCK.sub(fill, text), changed
 
@@ -62,6 +91,8 @@ def _parser() -> argparse.ArgumentParser:
     mode.add_argument("--write", action="store_true", help="rewrite the blocks")
     p.add_argument("--ops", default="default", help="the size to run each scenario at")
     p.add_argument("--sensitivity", choices=("full", "costs", "off"), default="full")
+    p.add_argument("--coverage", action="store_true",
+                   help="docs/seed-coverage.md only: where each seed claim is shown (no runs)")
     p.add_argument("files", nargs="*", help=f"Markdown files (default: {', '.join(FILES)})")
     return p
 
@@ -69,6 +100,8 @@ def _parser() -> argparse.ArgumentParser:
 def main(argv: list[str]) -> int:
     """`hsim docs --check | --write`."""
     args = _parser().parse_args(argv)
+    if args.coverage:
+        return coverage_main(args.write)
     from hsim.scenario.runner import run_scenario
 
     reports = {}
@@ -100,4 +133,23 @@ def main(argv: list[str]) -> int:
         return 1
     print(f"hsim docs: {'wrote' if args.write else 'checked'} {len(reports)} scenario(s); "
           f"{len(stale)} block(s) {'rewritten' if args.write else 'stale'}")
+    return 0
+
+
+def coverage_main(write: bool) -> int:
+    """`hsim docs --coverage --check | --write`: docs/seed-coverage.md, from the scenarios'
+    `covers=` numbers (hsim.scenario.coverage)."""
+    from hsim.scenario import coverage
+    from hsim.scenario.loader import builtin_dir
+
+    try:
+        stale = coverage.sync(builtin_dir().parent, write)
+    except ScenarioError as e:
+        print(f"hsim docs: {e}", file=sys.stderr)
+        return 1
+    if stale and not write:
+        print(f"hsim docs: {coverage.PAGE} is stale (run `hsim docs --coverage --write`)",
+              file=sys.stderr)
+        return 1
+    print(f"hsim docs: {'wrote' if write and stale else 'checked'} {coverage.PAGE}")
     return 0

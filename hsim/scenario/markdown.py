@@ -3,27 +3,28 @@ variants and the plots. Its one wall-clock line starts with "Elapsed:"."""
 
 from __future__ import annotations
 
-from hsim.scenario.format import format_value
+from hsim.scenario.format import format_params, format_scale, format_value
 
 
 def _cell(text) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def comparison_rows(report) -> list[tuple[str, list[str]]]:
-    """(label, formatted value per variant) for every metric any variant recorded, in the
-    order they were first recorded."""
-    keys: list[str] = []
-    for v in report.variants:
-        for k in v.metrics:
-            if k not in keys:
-                keys.append(k)
+def comparison_rows(report, keys: list[str] | None = None,
+                    variants: list | None = None) -> list[tuple[str, list[str]]]:
+    """(label, formatted value per variant) for `keys` (default: every metric any variant
+    recorded, in the order they were first recorded) of `variants` (default: all)."""
+    variants = report.variants if variants is None else variants
+    if keys is None:
+        keys = []
+        for v in variants:
+            keys += [k for k in v.metrics if k not in keys]
     rows = []
     for k in keys:
-        label = next((v.labels[k] for v in report.variants if k in v.labels), k)
-        unit = next((v.units[k] for v in report.variants if k in v.units), "")
+        label = next((v.labels[k] for v in variants if k in v.labels), k)
+        unit = next((v.units[k] for v in variants if k in v.units), "")
         rows.append((label, [format_value(v.metrics[k], unit) if k in v.metrics else ""
-                             for v in report.variants]))
+                             for v in variants]))
     return rows
 
 
@@ -33,11 +34,10 @@ def to_markdown(report) -> str:
              "| option | value |", "| --- | --- |",
              f"| ops | {o['ops']:,} ({o['size']} size; {_cell(report.ops_meaning)}) |",
              f"| seed | {o['seed']} |",
-             f"| scale | {o['scale']:.6g} (`Config().scaled(scale)`) |",
+             f"| scale | {format_scale(o['scale'])} (`Config().scaled(scale)`) |",
              f"| servers | {o['servers']} |"]
     if o["params"]:
-        params = ", ".join(f"{k}={v}" for k, v in o["params"].items())
-        lines.append(f"| params | {_cell(params)} |")
+        lines.append(f"| params | {_cell(format_params(o['params']))} |")
     lines += ["", "## Claims", ""]
     if not report.claims:
         lines += ["(this scenario checks no claims)", ""]

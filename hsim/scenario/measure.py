@@ -56,3 +56,17 @@ def blocks_touched(cluster) -> int:
 def bytes_read(cluster) -> int:
     """On-disk bytes of the blocks reads fetched from store files (cache misses) so far."""
     return sum(s.bytes_read for s in cluster.metrics().servers)
+
+
+def store_file_readers(cluster, table: str) -> list:
+    """The HFile readers of a table's store files, every region and family."""
+    regions = cluster.master.table_state(table).locator.regions
+    return [sf.reader for r in regions for s in r.stores.values() for sf in s.files]
+
+
+def evict_table_blocks(cluster, table: str) -> None:
+    """Drop a table's blocks from every block cache (as after a restart): the next reads of it
+    go to disk."""
+    for server in cluster.master.servers:
+        for reader in store_file_readers(cluster, table):
+            server.block_cache.evict_file(reader.name)

@@ -22,6 +22,12 @@ from hsim.scenario.criteria import Criterion
 from hsim.scenario.errors import ScenarioError
 from hsim.scenario.seeds import seed_document
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from collections.abc import Iterable
+    from typing import Any
+
 _CONFIG_FIELDS = {f.name for f in dataclasses.fields(Config)}
 
 
@@ -121,7 +127,7 @@ class Scenario:
         return f"Scenario({self.name!r}, {len(self.variants)} variants)"
 
     def variant(self, name: str, description: str = "", *, config: dict | None = None,
-                **params) -> Variant:
+                **params: Any) -> Variant:
         """Declare a variant: its Config overrides and free parameters."""
         if any(v.name == name for v in self.variants):
             raise ScenarioError(f"scenario {self.name!r}: two variants named {name!r}")
@@ -149,7 +155,7 @@ class Scenario:
         self.claims.append(c)
         return c
 
-    def bar_chart(self, name: str, title: str, metrics, unit: str = "") -> None:
+    def bar_chart(self, name: str, title: str, metrics: Iterable[str], unit: str = "") -> None:
         """A grouped bar chart of recorded metrics, one group per variant."""
         self.charts.append(Chart("bar", name, title, metrics=tuple(metrics), unit=unit))
 

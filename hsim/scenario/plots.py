@@ -11,8 +11,13 @@ import matplotlib
 matplotlib.use("Agg")
 
 from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.ticker import FuncFormatter, ScalarFormatter  # noqa: E402
+
+from hsim.scenario.format import format_number  # noqa: E402
 
 _DPI = 90
+# Axis numbers in the reports' format: 12,000 rather than 12000.
+_NUMBERS = FuncFormatter(lambda y, _pos: format_number(int(y)) if y == int(y) else f"{y:,g}")
 
 
 def draw_plots(report, scenario, out: Path) -> list[str]:
@@ -36,6 +41,10 @@ def draw_plots(report, scenario, out: Path) -> list[str]:
 
 
 def _save(fig: Figure, path: Path) -> None:
+    for ax in fig.axes:
+        ax.yaxis.set_major_formatter(_NUMBERS)
+        if isinstance(ax.xaxis.get_major_formatter(), ScalarFormatter):  # not categories
+            ax.xaxis.set_major_formatter(_NUMBERS)
     fig.tight_layout()
     fig.savefig(path, dpi=_DPI, metadata={"Software": None})
 
@@ -79,8 +88,9 @@ def _requests_per_server(variants) -> Figure | None:
 
 
 def _requests_per_region(variants) -> Figure | None:
-    rows = [v for v in variants if any(r["read_requests"] + r["write_requests"]
-                                       for r in v.cluster["regions"])]
+    # A variant with one region puts every request in it: nothing to compare.
+    rows = [v for v in variants if len(v.cluster["regions"]) > 1 and
+            any(r["read_requests"] + r["write_requests"] for r in v.cluster["regions"])]
     if not rows:
         return None
     fig = Figure(figsize=(8, 1.9 * len(rows) + 0.6))
@@ -93,9 +103,19 @@ def _requests_per_region(variants) -> Figure | None:
         ax.bar(range(len(regions)), counts, color=[colours[r["server"]] for r in regions])
         ax.set_title(f"{v.name}: rows read + writes per region (regions in key order, "
                      "colour = server)", fontsize=9)
-        ax.set_xticks([])
+        if len(regions) <= 24:  # the start keys say where each region begins
+            ax.set_xticks(range(len(regions)))
+            ax.set_xticklabels([_short_key(r["start_key"]) for r in regions], rotation=30,
+                               ha="right", fontsize=6)
+        else:
+            ax.set_xticks([])
         ax.tick_params(labelsize=7)
     return fig
+
+
+def _short_key(key: str) -> str:
+    """A region's start key on an axis: the first table's region starts at the empty key."""
+    return "(first)" if not key else (key if len(key) <= 10 else key[:9] + "…")
 
 
 def _store_files_over_time(variants) -> Figure | None:
@@ -109,9 +129,10 @@ def _store_files_over_time(variants) -> Figure | None:
     fig = Figure(figsize=(8, 3 * len(panels)))
     for i, (key, title, scale) in enumerate(panels):
         ax = fig.add_subplot(len(panels), 1, i + 1)
-        for j, v in enumerate(rows):
-            ax.plot([t["ops"] for t in v.timeline], [t[key] / scale for t in v.timeline],
-                    label=v.name, **_line_style(j))
+        lines = _distinct_lines([(v.name, [(t["ops"], t[key] / scale) for t in v.timeline])
+                                 for v in rows])
+        for j, (label, pts) in enumerate(lines):
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], label=label, **_line_style(j))
         ax.set_title(title, fontsize=10)
         ax.legend(fontsize=7)
     ax.set_xlabel("operations")
@@ -124,11 +145,12 @@ def _index_bloom_sizes(variants) -> Figure | None:
         return None
     fig = Figure(figsize=(8, 3.5))
     ax = fig.add_subplot(1, 1, 1)
-    _grouped_bars(ax, [v.name for v in variants], [
-        ("block index", [v.cluster["derived"]["index_bytes"] / 1024 for v in variants]),
-        ("bloom filter", [v.cluster["derived"]["bloom_bytes"] / 1024 for v in variants])])
+    series = [(label, [v.cluster["derived"][key] / 1024 for v in variants])
+              for key, label in (("index_bytes", "block index"), ("bloom_bytes", "bloom filter"))]
+    _grouped_bars(ax, [v.name for v in variants], [s for s in series if any(s[1])])
     ax.set_ylabel("KiB")
-    ax.set_title("block index and bloom filter sizes", fontsize=10)
+    ax.set_title(" and ".join(label for label, values in series if any(values))
+                 + " size at the end of each variant's run", fontsize=10)
     return fig
 
 
@@ -158,14 +180,24 @@ def _line_chart(variants, chart) -> Figure | None:
         return None
     fig = Figure(figsize=(8, 3.5))
     ax = fig.add_subplot(1, 1, 1)
-    for i, v in enumerate(rows):  # markers and dashes keep overlapping lines apart
-        pts = v.series[chart.series]
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], label=v.name, **_line_style(i))
+    lines = _distinct_lines([(v.name, v.series[chart.series]) for v in rows])
+    for i, (label, pts) in enumerate(lines):  # markers and dashes keep overlaps apart
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], label=label, **_line_style(i))
     ax.set_title(chart.title, fontsize=10)
     ax.set_xlabel(chart.xlabel)
     ax.set_ylabel(chart.ylabel)
     ax.legend(fontsize=7)
     return fig
+
+
+def _distinct_lines(lines: list) -> list:
+    """(label, points) with identical lines drawn once, labelled with every variant they are,
+    so no line hides another."""
+    out: dict = {}
+    for name, pts in lines:
+        out.setdefault(tuple(map(tuple, pts)), []).append(name)
+    return [(", ".join(names) + (" (identical)" if len(names) > 1 else ""), list(pts))
+            for pts, names in out.items()]
 
 
 def _line_style(i: int) -> dict:

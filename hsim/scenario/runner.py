@@ -20,6 +20,11 @@ from hsim.scenario.sensitivity import cost_sweep, rerun_sweep, summary
 from hsim.scenario.summary import cluster_summary
 from hsim.workloads.costmodel import CostModel
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from collections.abc import Callable, Iterable
+
 MAX_OPS = 100_000_000
 SENSITIVITY = ("costs", "full", "off")
 
@@ -85,9 +90,12 @@ def _positive(name: str, value, kind):
     return v
 
 
-def run_scenario(target, *, ops=None, seed=None, scale=None, servers=None, params=None,
-                 variants=None, out=None, progress=None, plots: bool = True,
-                 cost_model=None, record: dict | None = None,
+def run_scenario(target: str | Scenario, *, ops: int | str | None = None, seed: int | None = None,
+                 scale: float | str | None = None, servers: int | None = None,
+                 params: dict | None = None,
+                 variants: Iterable[str] | str | None = None, out: str | Path | None = None,
+                 progress: Callable[[str, float], None] | None = None, plots: bool = True,
+                 cost_model: CostModel | None = None, record: dict | None = None,
                  sensitivity: str = "costs") -> Report:
     """Run `target` (a scenario name, a path to a scenario file, or a Scenario) and return its
     Report; write report.json, report.md and the plots into `out` when given. `progress` is

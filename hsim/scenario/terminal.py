@@ -8,6 +8,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from hsim.scenario.format import format_params, format_scale
 from hsim.scenario.markdown import comparison_rows
 
 
@@ -28,8 +29,10 @@ def print_report(report, console: Console) -> None:
     console.print(f"[bold]hsim scenario: {escape(report.scenario)}[/bold] - "
                   f"{escape(report.description)}")
     console.print(escape(f"ops={o['ops']:,} ({o['size']}: {report.ops_meaning}) "
-                         f"seed={o['seed']} scale={o['scale']:.6g} servers={o['servers']}"
-                         + (f" params={o['params']}" if o["params"] else "")), highlight=False)
+                         f"seed={o['seed']} scale={format_scale(o['scale'])} "
+                         f"servers={o['servers']}"
+                         + (f" params: {format_params(o['params'])}" if o["params"] else "")),
+                  highlight=False)
     table = Table(show_header=True, header_style="bold")
     table.add_column("metric", no_wrap=True)
     for v in report.variants:

@@ -46,10 +46,7 @@ compaction policy picks the files (it may pick none).
   hbase> compact 'r1'
 """)
 def compact(sh, table_or_region, family=None, type="NORMAL"):
-    if type != "NORMAL":
-        raise ShellArgumentError("only NORMAL or MOB accepted for type!")
-    sh.admin.compact(target(sh, table_or_region),
-                     None if family is None else data_bytes(family))
+    sh.admin.compact(*_compaction_args(sh, table_or_region, family, type))
 
 
 @command("major_compact", "tools", """
@@ -61,10 +58,15 @@ dropping deleted, expired and surplus cells.
   hbase> major_compact 'r1'
 """)
 def major_compact(sh, table_or_region, family=None, type="NORMAL"):
+    sh.admin.major_compact(*_compaction_args(sh, table_or_region, family, type))
+
+
+def _compaction_args(sh, table_or_region, family, type) -> tuple:
+    """(table or region, family or None) for admin.compact / major_compact; hsim has no MOB
+    files, so a type other than NORMAL is refused with the shell's own message."""
     if type != "NORMAL":
         raise ShellArgumentError("only NORMAL or MOB accepted for type!")
-    sh.admin.major_compact(target(sh, table_or_region),
-                           None if family is None else data_bytes(family))
+    return target(sh, table_or_region), None if family is None else data_bytes(family)
 
 
 @command("split", "tools", """

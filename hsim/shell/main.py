@@ -13,6 +13,7 @@ import argparse
 import os
 import sys
 
+from hsim.errors import HsimError
 from hsim.shell import Shell
 from hsim.shell.formatter import format_timestamp
 from hsim.shell.registry import COMMANDS
@@ -35,6 +36,9 @@ def _parser() -> argparse.ArgumentParser:
                     help="print a Python traceback with each error (for hsim's developers)")
     ap.add_argument("--width", type=int, default=None,
                     help="terminal width for column layout (default: the terminal's, 0 = none)")
+    ap.add_argument("--data-dir", metavar="PATH", default=None,
+                    help="keep the tables in this data directory (created if missing) and "
+                         "reopen them next time; default: in memory only")
     return ap
 
 
@@ -66,9 +70,20 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.servers < 1:
         ap.error("argument --servers: must be at least 1")
-    sh = Shell(servers=args.servers, timestamps=args.timestamps, width=args.width,
-               clock=args.clock)
+    try:
+        sh = Shell(servers=args.servers, timestamps=args.timestamps, width=args.width,
+                   clock=args.clock, data_dir=args.data_dir)
+    except (HsimError, OSError) as e:
+        print(f"hsim shell: cannot open data directory {args.data_dir}: {e}", file=sys.stderr)
+        return 1
     sh.debug = args.debug
+    try:
+        return _run(sh, args)
+    finally:
+        sh.cluster.close()  # with a data directory: flush and archive the WALs
+
+
+def _run(sh: Shell, args) -> int:
     if args.script and args.script != "-":
         try:
             # Ruby strings are bytes: invalid UTF-8 stays as the bytes written

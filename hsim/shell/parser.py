@@ -320,37 +320,28 @@ class _Parser:
             self.expect("op", ")")
             return v
         if kind == "op" and val == "[":
-            items = []
-            self._skip_newlines()
-            while not self.at("op", "]"):
-                items.append(self.expr())
-                self._skip_newlines()
-                if self.at("op", ","):
-                    self.take()
-                    self._skip_newlines()
-                elif not self.at("op", "]"):
-                    if self.at("eof"):
-                        raise Incomplete("unexpected end-of-input")
-                    raise ShellSyntaxError(f"unexpected {_describe(self.peek())}")
-            self.take()
-            return items
+            return self._sequence("]", self.expr)
         if kind == "op" and val == "{":
-            d = {}
-            self._skip_newlines()
-            while not self.at("op", "}"):
-                k, v = self.pair()
-                d[k] = v
-                self._skip_newlines()
-                if self.at("op", ","):
-                    self.take()
-                    self._skip_newlines()
-                elif not self.at("op", "}"):
-                    if self.at("eof"):
-                        raise Incomplete("unexpected end-of-input")
-                    raise ShellSyntaxError(f"unexpected {_describe(self.peek())}")
-            self.take()
-            return d
+            return dict(self._sequence("}", self.pair))
         raise ShellSyntaxError(f"unexpected {_describe((kind, val))}")
+
+    def _sequence(self, close: str, item) -> list:
+        """The comma-separated items of an array or hash literal, up to and including `close`
+        (newlines allowed between items, a trailing comma too, as in Ruby)."""
+        items = []
+        self._skip_newlines()
+        while not self.at("op", close):
+            items.append(item())
+            self._skip_newlines()
+            if self.at("op", ","):
+                self.take()
+                self._skip_newlines()
+            elif not self.at("op", close):
+                if self.at("eof"):
+                    raise Incomplete("unexpected end-of-input")
+                raise ShellSyntaxError(f"unexpected {_describe(self.peek())}")
+        self.take()
+        return items
 
     def _skip_newlines(self):
         while self.at("newline"):

@@ -47,7 +47,7 @@ class Shell:
 
     def __init__(self, cluster=None, out=None, timestamps: str = "iso", width: int | None = None,
                  servers: int = 1, config=None, clock_start: int = DEFAULT_CLOCK_START,
-                 timer=time.perf_counter, clock: str = "tick"):
+                 timer=time.perf_counter, clock: str = "tick", data_dir=None):
         if timestamps not in ("iso", "epoch"):
             raise ValueError("timestamps must be 'iso' or 'epoch'")
         if cluster is None:
@@ -56,7 +56,8 @@ class Shell:
             if clock not in CLOCKS:
                 raise ValueError(f"clock must be one of {', '.join(CLOCKS)}")
             made = CLOCKS[clock]() if clock == "system" else CLOCKS[clock](clock_start)
-            cluster = Cluster(region_servers=servers, config=config, clock=made)
+            cluster = Cluster(region_servers=servers, config=config, clock=made,
+                              data_dir=data_dir)
         self.cluster = cluster
         self.out = out if out is not None else sys.stdout
         self.timestamps = timestamps

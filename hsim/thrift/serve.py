@@ -84,6 +84,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="failure injection: the first N calls fail (see --fail-kind)")
     p.add_argument("--fail-kind", choices=("ioerror", "disconnect"), default="ioerror",
                    help="how injected failures look: a Thrift IOError or a dropped connection")
+    p.add_argument("--data-dir", metavar="PATH", default=None,
+                   help="keep the tables in this data directory (created if missing); a "
+                        "restart reopens it and replays its WALs. Default: in memory only")
     p.add_argument("--verbose", action="store_true", help="log refused connections")
     return p
 
@@ -102,7 +105,14 @@ def main(argv: list[str] | None = None) -> int:
     except (ValueError, TypeError, OSError) as e:
         parser.error(f"argument --config: {e}")  # exits 2 with the usage line
     clock = CLOCKS[args.clock]()
-    cluster = Cluster(region_servers=args.servers, config=config, clock=clock)
+    from hsim.errors import HsimError
+
+    try:
+        cluster = Cluster(region_servers=args.servers, config=config, clock=clock,
+                          data_dir=args.data_dir)
+    except (HsimError, OSError) as e:
+        print(f"hsim serve: cannot open data directory {args.data_dir}: {e}", file=sys.stderr)
+        return 1
     server = ThriftServer(cluster, host=args.host, port=args.port, transport=args.transport,
                           protocol=args.protocol, max_message_size=args.max_message_size,
                           max_frame_size=args.max_frame_size,
@@ -123,6 +133,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{args.protocol} protocol, {args.servers} region server(s))", flush=True)
     server.serve_forever()
     server.stop()
+    cluster.close()  # with a data directory: flush and archive the WALs
     print(f"hsim serve: stopped after {server.connections_served} connection(s)", flush=True)
     return 0
 

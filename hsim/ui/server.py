@@ -13,6 +13,11 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from hsim.errors import HsimError
 from hsim.ui import jmx, pages
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from hsim.client.cluster import Cluster
+
 _ENV = Environment(loader=PackageLoader("hsim.ui", "templates"), autoescape=select_autoescape())
 REFRESH_SECONDS = 2
 
@@ -20,7 +25,7 @@ REFRESH_SECONDS = 2
 class UIServer:
     """A running UI: `.port`, `.url`, `.stop()`."""
 
-    def __init__(self, cluster, host: str = "127.0.0.1", port: int = 0):
+    def __init__(self, cluster: Cluster, host: str = "127.0.0.1", port: int = 0):
         self.cluster = cluster
         handler = type("Handler", (_Handler,), {"cluster": cluster})
         self._httpd = ThreadingHTTPServer((host, port), handler)
@@ -44,7 +49,7 @@ class UIServer:
         self.stop()
 
 
-def start(cluster, port: int = 0, host: str = "127.0.0.1") -> UIServer:
+def start(cluster: Cluster, port: int = 0, host: str = "127.0.0.1") -> UIServer:
     """Serve the UI for `cluster` on host:port (0: a free port) in a daemon thread."""
     return UIServer(cluster, host=host, port=port)
 

@@ -12,6 +12,11 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, fields, replace
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from hsim.metrics import ServerMetrics
+
 
 @dataclass
 class ServerLoad:
@@ -35,7 +40,7 @@ class ServerLoad:
         return self.read_requests + self.write_requests
 
     @classmethod
-    def from_metrics(cls, m) -> "ServerLoad":
+    def from_metrics(cls, m: ServerMetrics) -> "ServerLoad":
         """From an hsim.metrics.ServerMetrics. Its read_requests counts rows (as HBase's
         readRequestsCount does), so RPCs come from read_rpcs; its block cache hits include the
         index and bloom chunks, which are priced apart. WAL bytes are every byte the server's
@@ -177,7 +182,7 @@ class CostModel:
     def _ms_per_byte(self) -> float:
         return 1000.0 / (self.disk_mb_per_s * 1_000_000)
 
-    def evaluate(self, loads, ops: int | None = None,
+    def evaluate(self, loads: list[ServerLoad], ops: int | None = None,
                  offered_ops_per_s: float | None = None) -> CostReport:
         """Cost a run. `loads`: one ServerLoad per region server, idle ones included (they
         count in the mean of the hotspot ratio). `ops`: client operations the run made

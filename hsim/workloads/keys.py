@@ -20,6 +20,12 @@ import struct
 from hsim.config import LONG_MAX
 from hsim.errors import InvalidArgumentError
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from collections.abc import Iterable
+    from typing import Any
+
 _Q = struct.Struct(">q")
 _I = struct.Struct(">I")
 _H = struct.Struct(">H")
@@ -194,13 +200,14 @@ class KeyDesign:
         """The rows a reader must try to Get one record: one, unless the key is random."""
         return [self.row_key(ts, entity)]
 
-    def time_range_scans(self, start_ts: int, stop_ts: int, entities=None) -> list[tuple]:
+    def time_range_scans(self, start_ts: int, stop_ts: int,
+                         entities: Iterable[bytes] | None = None) -> list[tuple]:
         """The scans that read every record with start_ts <= ts < stop_ts (for `entities`,
         when the design needs to know them). A full-table scan reads everything and must
         filter; it is returned when the layout keeps no time order."""
         return FULL_SCAN.copy()
 
-    def split_keys(self, regions: int, sample=None) -> list[bytes]:
+    def split_keys(self, regions: int, sample: list[bytes] | None = None) -> list[bytes]:
         """Pre-split points a designer would pick: from the layout's prefix space if it has
         one, else from the quantiles of a `sample` of row keys."""
         if sample is None:
@@ -410,7 +417,7 @@ KEY_DESIGNS = {
 }
 
 
-def key_design(name: str, **params) -> KeyDesign:
+def key_design(name: str, **params: Any) -> KeyDesign:
     """A design from KEY_DESIGNS by name, with its parameters (buckets=, k=, encoding=...)."""
     try:
         cls = KEY_DESIGNS[name]

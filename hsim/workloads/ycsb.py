@@ -27,6 +27,11 @@ from hsim.workloads.distributions import (
     fnv_hash64,
 )
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from collections.abc import Iterator
+
 READ, UPDATE, INSERT, SCAN, RMW = "read", "update", "insert", "scan", "rmw"
 
 
@@ -188,7 +193,7 @@ class CoreWorkload:
         n = self.field_length
         return {c: data[i * n:(i + 1) * n] for i, c in enumerate(self.columns)}
 
-    def load(self):
+    def load(self) -> Iterator[Op]:
         """The load phase: one insert of a full record per record number, in order."""
         rng = random.Random(f"ycsb-load:{self.seed}")
         key_name, values = self.key_name, self._values
@@ -210,7 +215,7 @@ class CoreWorkload:
             return Hotspot(0, n - 1, self.hotspot_data_fraction, self.hotspot_opn_fraction, rng)
         return Sequential(0, n - 1)
 
-    def run(self):
+    def run(self) -> Iterator[Op]:
         """The transaction phase: `operation_count` ops in the spec's mix."""
         rng = random.Random(f"ycsb-run:{self.seed}")
         # AcknowledgedCounterGenerator(recordcount): the loaded records, newest record_count - 1

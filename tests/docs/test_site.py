@@ -22,7 +22,14 @@ def test_site_builds_strictly(tmp_path):
     assert "region_servers" in cluster  # Cluster's signature, with its types
     assert "--seed" in (site / "cli" / "run" / "index.html").read_text()
     assert (site / "labs" / "index.html").is_file()
-    assert (site / "examples" / "hotspotting" / "index.html").is_file()
+    # an example page shows a small run's report: claims with verdicts, figures, plots
+    page = (site / "examples" / "compaction_io" / "index.html").read_text()
+    assert "The report of a small run" in page and "<strong>held</strong>" in page
+    assert "store files (mean over the run)" in page  # the comparison table
+    plots = re.findall(r'<img alt="[^"]*" src="([^"]+\.png)"', page)
+    assert plots, "no plot on the example page"
+    for src in plots:
+        assert (site / "examples" / "compaction_io" / src).resolve().is_file(), src
 
 
 def test_docs_name_no_files_outside_the_repo():

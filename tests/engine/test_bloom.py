@@ -185,3 +185,22 @@ def test_rowcol_probe_without_column_or_row_delete_is_negative_and_row_blooms_pr
     io = IOCounters()
     assert not row.passes_bloom(b"row000050-absent", b"q000", io)
     assert io.bloom_checks == 1 and io.blocks_read + io.cache_hits == 1
+
+
+def test_a_key_hashed_once_for_many_filters_probes_as_a_fresh_hash_does():
+    """The bloom keeps the last key's hash words for the next file's probe; the positions it
+    gives every filter are those of a hash computed afresh."""
+    import random
+
+    from hsim.engine import bloom as bloom_mod
+    filters = [bloom_mod._pybloom(n, err) for n in (10, 1000, 50_000) for err in (0.01, 0.001)]
+    rnd = random.Random(3)
+    keys = [b"row%d" % rnd.randrange(10 ** 6) for _ in range(50)]
+    for bf in filters:
+        bf.add(keys[0])
+    for key in keys + keys[::-1]:
+        for bf in filters:
+            memo = bf.make_hashes(key)
+            bloom_mod._last_hashed[0] = None  # forget: the next call hashes afresh
+            assert memo == bf.make_hashes(key)
+    assert all(keys[0] in bf for bf in filters)

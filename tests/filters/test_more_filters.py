@@ -167,3 +167,23 @@ def test_new_comparators_have_no_filter_language_form():
     for name in ("FuzzyRowFilter", "MultiRowRangeFilter", "RandomRowFilter"):
         with pytest.raises(InvalidArgumentError):
             parse_filter(f"{name}()")
+
+
+def test_random_row_filter_without_a_seed_draws_from_the_clusters():
+    """Same cluster seed, same rows; another seed, other rows; the user's filter untouched."""
+    def rows_kept(seed, filt):
+        c = hsim.Cluster(clock=hsim.ManualClock(1), seed=seed)
+        c.admin.create_table("t", ["f"], split_keys=[b"r0500"])
+        t = c.table("t")
+        for i in range(1000):
+            t.put(b"r%04d" % i, {b"f:q": b"v"})
+        return [r[0].row for r in t.scan(filter=filt)]
+
+    f = RandomRowFilter(0.3)
+    a, b = rows_kept(11, f), rows_kept(11, f)
+    assert a == b and 200 < len(a) < 400
+    assert rows_kept(12, f) != a
+    assert f.seed is None
+    assert rows_kept(99, RandomRowFilter(0.3, seed=11)) == a  # its own seed wins
+    with pytest.raises(hsim.InvalidArgumentError):
+        hsim.Cluster(seed="x")

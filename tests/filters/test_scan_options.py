@@ -78,3 +78,49 @@ def test_thrift_scan_batch_size_and_refusal():
     assert [len(r.columns) for r in h.scannerGetList(sid, 10)] == [2, 2, 1]
     with pytest.raises(ttypes.IOError, match="hasFilterRow"):
         h.scannerOpenWithScan(b"t", ttypes.TScan(batchSize=2, filterString=b"PageFilter(1)"), {})
+
+
+class _Recorder(hsim.filters.Filter):
+    """A filter that keeps everything and records what filter_row_cells was handed."""
+
+    def __init__(self):
+        self.seen = []
+
+    def has_filter_row(self) -> bool:
+        return True
+
+    def filter_row_cells(self, cells):
+        self.seen.append(quals(cells))
+        return cells
+
+
+def test_store_limits_apply_before_filter_row_cells(t):
+    """StoreScanner counts storeOffset/storeLimit; RegionScannerImpl then calls
+    filterRowCells on what the stores returned (TestHRegion's per-family limit cases)."""
+    rec = _Recorder()
+    got = t.get(b"r1", filter=rec, max_results_per_family=2, row_offset_per_family=1)
+    assert quals(got) == [b"a:1", b"a:2", b"b:y"]
+    assert rec.seen == [[b"a:1", b"a:2", b"b:y"]]
+
+
+def test_rows_emptied_by_the_offset_are_not_counted_by_page_filter(t):
+    """RegionScannerImpl.nextInternal: an empty row is dropped before filterRow, so PageFilter
+    counts only rows with cells."""
+    t.put(b"r0", {b"a:0": b"v", b"b:x": b"1"})  # emptied by an offset of 1 in family a
+    t.put(b"r0", {b"b:x": b"1"})
+    rows = list(t.scan(filter=PageFilter(1), row_offset_per_family=2))
+    # r0 (no cells left) is not counted: the page is r1, and the done filter ends the scan
+    assert [r[0].row for r in rows] == [b"r1"]
+    assert [quals(r) for r in rows] == [[b"a:2", b"a:3", b"a:4"]]
+
+
+def test_store_limits_are_applied_in_the_region_without_a_filter(t):
+    region = t.cluster.master.tables["t"].locator.regions[0]
+    assert quals(region.get(b"r1", {b"a": _query(), b"b": _query()}, 2, limits=(1, 4))) \
+        == [b"a:4"]
+
+
+def _query():
+    from hsim.engine.query_matcher import ScanQuery
+
+    return ScanQuery()

@@ -8,8 +8,9 @@ import pytest
 from hsim.cli import main
 from hsim.scenario.loader import scenario_files
 
-SCENARIOS = ["bloom_filters", "column_families", "compaction_io", "hotspotting", "index_size",
-             "log_data", "presplit", "tall_vs_wide", "versions_ttl", "ycsb"]
+SCENARIOS = ["bloom_filters", "cache_knobs", "column_families", "compaction_io", "counters",
+             "hotspotting", "index_size", "log_data", "presplit", "tall_vs_wide", "versions_ttl",
+             "ycsb"]
 
 TINY = textwrap.dedent('''
     """A two-variant scenario for the tests."""
@@ -76,14 +77,14 @@ def test_run_writes_the_report_files(capsys, tiny, tmp_path):
     claim = report["claims"][0]
     assert claim["seed"]["title"] == "HBase Reference Guide, HBase and Schema Design"
     assert claim["criterion"] == "two_regions.share < one_region.share"
-    assert claim["detail"] == "two_regions.share = 1.04 < one_region.share = 2"
+    assert claim["detail"] == "two_regions.share = 1.04 < one_region.share = 2.00"
     seeds = [s for s in claim["sensitivity"] if s["vary"] == "seed"]
     assert len(seeds) == 2 and {"vary": "value", "value": "y", "verdict": "held"} in \
         claim["sensitivity"] and len(claim["sensitivity"]) == 2 + 1 + 2 * 7
     assert claim["robust"] is True and "robust: held at all 17 variations" in out
     md = (out_dir / "report.md").read_text()
     assert "# hsim scenario: tiny" in md and "**held**" in md
-    assert "| hotspot | 2x |" in md
+    assert "| hotspot | 2.00x |" in md
     for png in report["plots"]:
         assert (out_dir / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert f"]({png})" in md
@@ -216,3 +217,14 @@ def test_docs_check_and_write_regenerate_the_marked_blocks(capsys, tmp_path):
     assert "| Bytes.split cuts the hex range at the book's split points | held |" in text
     assert text.startswith("# x\n\n<!-- hsim:scenario presplit -->\n`hsim run presplit`")
     assert _run(capsys, "docs", "--check", *args)[0] == 0
+    # a figures block: the named metrics of every variant that recorded them, formatted
+    doc.write_text("<!-- hsim:figures presplit empty_regions region_skew -->\n"
+                   "<!-- /hsim:figures -->\n")
+    assert _run(capsys, "docs", "--write", *args)[0] == 0
+    text = doc.read_text()
+    assert "| figure | bytes_split | hex_string_split | book_hex_splits | no_presplit |" in text
+    assert "| regions that got no row | 7 | 0 | 0 | 0 |" in text
+    assert "| rows: biggest region / mean | 4.10x | 1.11x | 1.11x | 1.00x |" in text
+    doc.write_text("<!-- hsim:figures presplit no_such_metric -->\n<!-- /hsim:figures -->\n")
+    code, _, err = _run(capsys, "docs", "--check", *args)
+    assert code == 1 and "no variant recorded no_such_metric" in err

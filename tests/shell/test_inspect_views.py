@@ -5,8 +5,8 @@ import pytest
 import hsim
 from hsim.errors import InvalidArgumentError, NoSuchColumnFamilyError, UnknownRegionError
 from hsim.inspect import explain_get, explain_scan, find_region, hfile, regions, store
-from hsim.inspect.explain import (COLUMN, DELETED, EXPIRED, FILTERED, MARKER, TIME_RANGE, VERSIONS,
-                                  classify)
+from hsim.inspect.explain import (COLUMN, DELETED, EXPIRED, FILTERED, MARKER, TIME_RANGE,
+                                  VERSIONS)
 
 T0 = 1767225600000
 
@@ -168,17 +168,28 @@ def test_explain_tells_why_the_matcher_dropped_cells(cluster):
     assert "Matcher: saw" in str(ex) and "(delete markers (never returned): 1" in str(ex)
 
 
-def test_classify_marks_raw_reads_and_keep_deleted_cells():
+def test_the_matchers_reasons_cover_every_cell_it_drops():
+    """The reasons explain shows are tallied by the read's own matcher (UserMatcher.match with
+    `why`): KEEP_DELETED_CELLS, a point-in-time read, a raw read."""
+    from collections import Counter
+
     from hsim.cell import Cell, CellType
-    from hsim.engine.query_matcher import ScanQuery
+    from hsim.engine.query_matcher import ScanQuery, UserMatcher
 
     put = Cell(b"r", b"f", b"q", 10, CellType.PUT, b"v")
     marker = Cell(b"r", b"f", b"q", 20, CellType.DELETE_COLUMN)
     kdc = hsim.ColumnFamily(keep_deleted_cells=True)
+
+    def why(family, query, raw=False):
+        q = ScanQuery(time_range=query, raw=raw, max_versions=3 if raw else 1)
+        reasons = Counter()
+        kept = UserMatcher(family, q, 100).match([marker, put], reasons)
+        assert kept == UserMatcher(family, q, 100).match([marker, put])
+        assert len(kept) + sum(reasons.values()) == 2
+        return reasons
+
     # a point-in-time read before the marker: KEEP_DELETED_CELLS lets the put show
-    q = ScanQuery(time_range=(0, 15))
-    assert classify([marker, put], [put], kdc, q, 100, raw=False) == {MARKER: 1}
-    assert classify([marker, put], [], hsim.ColumnFamily(), q, 100, raw=False) == \
-        {MARKER: 1, DELETED: 1}
-    assert classify([marker, put], [marker], hsim.ColumnFamily(), ScanQuery(time_range=(15, 30)),
-                    100, raw=True) == {TIME_RANGE: 1}
+    assert why(kdc, (0, 15)) == {MARKER: 1}
+    assert why(hsim.ColumnFamily(), (0, 15)) == {MARKER: 1, DELETED: 1}
+    assert why(hsim.ColumnFamily(), (15, 30), raw=True) == {TIME_RANGE: 1}
+

@@ -1,0 +1,134 @@
+"""Puts at scale and cold Gets, each against the floor measured in the same process.
+
+The floor is what a sorted in-memory store costs at the least in Python: a
+`sortedcontainers.SortedDict` keyed by the cell key as one bytes string (row, family,
+qualifier, timestamp), holding the 100-byte value. Each size runs in its own subprocess so
+that the resident-size growth it reports is that of one store only:
+
+    pytest benchmarks/bench_scale.py --benchmark-only                    # 300k and 1M cells
+    HSIM_BENCH_SCALE_SIZES=300000,1000000,3000000,10000000 \\
+        pytest benchmarks/bench_scale.py --benchmark-only                # the large sizes too
+    python benchmarks/bench_scale.py 1000000 scaled                      # one run, JSON out
+
+Keys are random `user%012d` rows (one cell each, family `f`, qualifier `q`, 100-byte values);
+`default` is `Config()`, `scaled` is `Config().scaled(1/128)` (hundreds of flushes, dozens of
+compactions, splits). Memory per cell is the growth of the process's resident set over the
+load divided by the cells, read from /proc/self/statm (Linux).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+
+import pytest
+
+SIZES = [int(s) for s in os.environ.get("HSIM_BENCH_SCALE_SIZES", "300000,1000000").split(",")]
+VALUE = b"x" * 100
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _rss() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def _keys(n: int, seed: int = 1) -> list[bytes]:
+    rnd = random.Random(seed)
+    return [b"user%012d" % rnd.randrange(10 ** 12) for _ in range(n)]
+
+
+def _config(name: str):
+    import hsim
+    return hsim.Config() if name == "default" else hsim.Config().scaled(1 / 128)
+
+
+def floor(keys: list[bytes]) -> float:
+    """Seconds to insert the keys' cell keys into a SortedDict (the floor)."""
+    from sortedcontainers import SortedDict
+    d = SortedDict()
+    t0 = time.perf_counter()
+    for k in keys:
+        d[k + b"\x01f\x01q\x00\x00\x00\x00\x00\x00\x00\x01"] = VALUE
+    return time.perf_counter() - t0
+
+
+def run_puts(n: int, config: str) -> dict:
+    """Load n cells through Table.put; the floor first, in the same process."""
+    import hsim
+    keys = _keys(n)
+    floor_s = floor(keys)
+    rss0 = _rss()
+    c = hsim.Cluster(region_servers=3, config=_config(config), clock=hsim.ManualClock(1))
+    c.admin.create_table("t", ["f"])
+    put = c.table("t").put
+    t0 = time.perf_counter()
+    for k in keys:
+        put(k, {b"f:q": VALUE})
+    put_s = time.perf_counter() - t0
+    rss1 = _rss()
+    m = c.metrics()
+    return dict(cells=n, config=config, put_s=put_s, floor_s=floor_s,
+                ratio=put_s / floor_s, puts_per_s=n / put_s, us_per_put=put_s / n * 1e6,
+                bytes_per_cell=(rss1 - rss0) / n, regions=len(m.regions),
+                flushes=sum(s.flushes for s in m.servers),
+                compactions=sum(s.compactions for s in m.servers), splits=c.master.splits)
+
+
+def run_cold_gets(n: int = 200_000, gets: int = 5_000) -> dict:
+    """Gets of present rows of a BLOCKCACHE => false family: every Get reads its data block
+    (HBase's cache-miss path; index and bloom blocks stay cached, as HBase always caches
+    them). Floor: a SortedDict lookup."""
+    import hsim
+    from sortedcontainers import SortedDict
+    keys = _keys(n)
+    c = hsim.Cluster(region_servers=1, clock=hsim.ManualClock(1))
+    c.admin.create_table("t", {"f": {"BLOCKCACHE": False}})
+    t = c.table("t")
+    for k in keys:
+        t.put(k, {b"f:q": VALUE})
+    c.admin.flush("t")
+    sample = random.Random(5).sample(keys, gets)
+    get = t.get
+    t0 = time.perf_counter()
+    for k in sample:
+        assert get(k)
+    get_s = time.perf_counter() - t0
+    d = SortedDict((k, VALUE) for k in keys)
+    t0 = time.perf_counter()
+    for k in sample:
+        d[k]
+    floor_s = time.perf_counter() - t0
+    return dict(gets=gets, get_s=get_s, gets_per_s=gets / get_s, floor_s=floor_s,
+                ratio=get_s / floor_s)
+
+
+def _subprocess(*args: str) -> dict:
+    out = subprocess.run([sys.executable, os.path.join(HERE, "bench_scale.py"), *args],
+                         check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("config", ["default", "scaled"])
+@pytest.mark.parametrize("cells", SIZES)
+def test_puts_at_scale(benchmark, cells, config):
+    result = benchmark.pedantic(_subprocess, args=(str(cells), config), rounds=1, iterations=1)
+    assert result["cells"] == cells
+    benchmark.extra_info.update(result)
+
+
+def test_cold_gets(benchmark):
+    result = benchmark.pedantic(_subprocess, args=("cold-get",), rounds=1, iterations=1)
+    assert result["gets"] > 0
+    benchmark.extra_info.update(result)
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "cold-get":
+        print(json.dumps(run_cold_gets()))
+    else:
+        print(json.dumps(run_puts(int(sys.argv[1]), sys.argv[2] if len(sys.argv) > 2 else "default")))

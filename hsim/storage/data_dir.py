@@ -1,0 +1,429 @@
+"""DataDir: keeps a cluster's state in a data directory and rebuilds a cluster from one.
+
+Opening reads and checks everything first -- the version file, every descriptor, .regioninfo,
+store file and WAL -- and only then changes anything, so a directory that fails to open is left
+byte for byte as it was. Store files are read into memory at open and served by the HFile
+reader from there (the simulator's reads never touch the disk after open).
+
+While the cluster runs, `checkpoint()` runs at the end of every request, before its reply:
+it writes the WAL bytes the request's durability synced (SYNC_WAL: written to the OS;
+FSYNC_WAL: also fsynced; ASYNC_WAL: when the syncer ran; SKIP_WAL: nothing), then new store
+files and region and table metadata, then deletes what compaction, splits and drops removed,
+and last moves WAL files whose edits are all in store files to oldWALs -- in that order, so at
+every instant the WALs on disk hold every acknowledged edit the store files on disk lack.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+from hsim.engine.hfile_reader import HFileReader
+from hsim.engine.store_file import StoreFile
+from hsim.errors import (
+    CorruptHFileError,
+    CorruptWALError,
+    DeserializationError,
+    FileSystemVersionError,
+    TableInfoMissingError,
+)
+from hsim.regions.wal import decode_entries
+from hsim.storage import layout
+from hsim.storage.layout import family_dir_name, table_dir, wal_dir, write_atomic
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def complete_entries(buf: bytes) -> bytes:
+    """The WAL bytes up to the last whole entry: a torn tail (a crash mid-write) is dropped, as
+    ProtobufLogReader stops at a truncated last entry."""
+    pos = 0
+    while pos + 4 <= len(buf):
+        n = int.from_bytes(buf[pos:pos + 4], "big")
+        if pos + 4 + n > len(buf):
+            break
+        pos += 4 + n
+    return buf[:pos]
+
+
+class _TableOnDisk:
+    __slots__ = ("desc", "enabled", "state_time", "split_keys", "regions")
+
+    def __init__(self, desc, enabled, state_time, split_keys):
+        self.desc, self.enabled, self.state_time = desc, enabled, state_time
+        self.split_keys = split_keys
+        self.regions: list = []  # (regioninfo dict, {family: [StoreFile]})
+
+
+class DataDir:
+    """One cluster's data directory: `load` (check, change nothing), `restore` into a master,
+    then `checkpoint` after every request and `close` at a clean shutdown."""
+
+    def __init__(self, root: str):
+        self.root = os.path.abspath(root)
+        self.tables: list[_TableOnDisk] = []
+        self.wal_cells: dict[str, list] = {}  # encoded region -> cells from old WALs
+        self.old_wal_dirs: list[str] = []
+        self.max_time = 0
+        self._files: dict[str, object] = {}  # path of a store or reference file -> StoreFile
+        self._regions: dict[str, str] = {}  # region dir -> "live" or "split"
+        self._tables: dict[str, tuple] = {}  # table dir -> descriptor token written
+        self._wals: dict[tuple, list] = {}  # (server, file) -> [fd, bytes written, WALFile]
+        self._servers: dict[str, object] = {}  # server name -> its WAL
+        self._archived: dict[str, int] = {}  # server name -> archived names moved so far
+        self._fsyncs: dict[str, int] = {}
+        self.closed = False
+        self.namespaces: set = set()
+        self._fingerprint: list | None = None
+
+    # --- open ----------------------------------------------------------------------------------
+    def load(self, config) -> None:
+        """Read and check the whole directory; change nothing (FSUtils.checkVersion first)."""
+        root = self.root
+        entries = os.listdir(root) if os.path.isdir(root) else []
+        vfile = os.path.join(root, layout.VERSION_FILE)
+        if not entries:
+            return
+        if not os.path.isfile(vfile):
+            raise FileSystemVersionError(
+                f"{root} is not empty and has no {layout.VERSION_FILE}: not an hsim data directory")
+        found = _read(vfile).decode("utf-8", "replace").strip()
+        if found != layout.FORMAT_VERSION:
+            raise FileSystemVersionError(
+                f"data directory {root} has format version {found!r}; this hsim reads "
+                f"{layout.FORMAT_VERSION!r}")
+        data = os.path.join(root, "data")
+        for ns in sorted(os.listdir(data)) if os.path.isdir(data) else []:
+            self.namespaces.add(ns)  # a namespace is its directory (even with no table)
+            for name in sorted(os.listdir(os.path.join(data, ns))):
+                self.tables.append(self._load_table(os.path.join(data, ns, name), config))
+        wals = os.path.join(root, "WALs")
+        for server in sorted(os.listdir(wals)) if os.path.isdir(wals) else []:
+            d = os.path.join(wals, server)
+            self.old_wal_dirs.append(d)
+            start_code = server.rsplit(",", 1)[-1]
+            if start_code.isdigit():  # the new servers' names must differ from the dead ones'
+                self.max_time = max(self.max_time, int(start_code))
+            for name in sorted(os.listdir(d), key=_wal_order):
+                path = os.path.join(d, name)
+                try:
+                    for region, _seq, when, cells in decode_entries(complete_entries(_read(path))):
+                        self.wal_cells.setdefault(region, []).extend(cells)
+                        self.max_time = max(self.max_time, when)
+                except CorruptWALError as e:
+                    raise CorruptWALError(f"{path}: {e.message}") from None
+
+    def _load_table(self, tdir: str, config) -> _TableOnDisk:
+        info = os.path.join(tdir, ".tabledesc", layout.TABLEINFO)
+        try:
+            t = _TableOnDisk(*layout.decode_descriptor(_read(info)))
+        except FileNotFoundError:
+            raise TableInfoMissingError(f"no table descriptor at {info}") from None
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError) as e:
+            raise TableInfoMissingError(f"unreadable table descriptor {info}: {e}") from None
+        self.max_time = max(self.max_time, t.state_time)
+        self._tables[tdir] = None
+        parents: dict[str, dict] = {}
+        for enc in sorted(os.listdir(tdir)):
+            if enc.startswith("."):
+                continue
+            rdir = os.path.join(tdir, enc)
+            ri = _regioninfo(rdir)
+            files = {}
+            for fam, cf in t.desc.families.items():
+                fdir = os.path.join(rdir, family_dir_name(fam))
+                hfiles = {}
+                for name in sorted(os.listdir(fdir)) if os.path.isdir(fdir) else []:
+                    if "." not in name:
+                        hfiles[name] = _open_hfile(os.path.join(fdir, name), cf, config)
+                        self.max_time = max(self.max_time, hfiles[name].create_time)
+                files[fam] = hfiles
+            parents[enc] = files
+            self._regions[rdir] = "split" if ri.get("split") else "live"
+            if not ri.get("split"):
+                t.regions.append((ri, files))
+        for ri, files in t.regions:
+            rdir = os.path.join(tdir, ri["encoded_name"])
+            for fam in t.desc.families:
+                fdir = os.path.join(rdir, family_dir_name(fam))
+                refs = [n for n in sorted(os.listdir(fdir)) if "." in n] \
+                    if os.path.isdir(fdir) else []
+                sfs = [_reference(os.path.join(fdir, n), n, fam, parents) for n in refs]
+                sfs += files[fam].values()
+                for sf in sfs:
+                    path = os.path.join(fdir, sf.name if sf.is_reference else sf.reader.name)
+                    self._files[path] = sf
+                files[fam] = sfs
+        t.regions.sort(key=lambda x: x[0]["start_key"])
+        return t
+
+    def restore(self, master) -> None:
+        """Put the loaded tables into `master`, replay the old WALs' edits newer than each
+        store's files, and flush them (then the old WALs can go to oldWALs)."""
+        from hsim.regions.master import TableState
+        from hsim.regions.recovery import replay
+        from hsim.regions.region import Region
+        from hsim.regions.router import RegionLocator
+
+        now = master.clock.now()
+        master.namespaces.update(self.namespaces)
+        for t in self.tables:
+            regions = []
+            for ri, files in t.regions:
+                seq = max((sf.max_seq_id for sfs in files.values() for sf in sfs), default=0)
+                r = Region(t.desc, ri["start_key"], ri["end_key"], ri["region_id"], master.config,
+                           seq_id=seq)
+                server = master._assign(r)
+                for fam, sfs in files.items():
+                    store = r.stores[fam]
+                    store.adopt_files(list(sfs))
+                    store._file_counter = now  # new files' names must not meet loaded ones
+                r.set_block_cache(server.block_cache)
+                regions.append(r)
+            master.tables[t.desc.name] = TableState(t.desc, t.enabled, RegionLocator(regions),
+                                                    t.split_keys, t.state_time)
+            self._tables[table_dir(self.root, t.desc.name)] = _desc_token(
+                master.tables[t.desc.name])
+            for r in regions:
+                cells = self.wal_cells.get(r.encoded_name)
+                if cells:
+                    replay(r, r.server, cells, now)
+        self.tables, self.wal_cells = [], {}
+        os.makedirs(os.path.join(self.root, "data"), exist_ok=True)
+        vfile = os.path.join(self.root, layout.VERSION_FILE)
+        if not os.path.exists(vfile):
+            write_atomic(vfile, (layout.FORMAT_VERSION + "\n").encode(),
+                         os.path.join(self.root, ".tmp"))
+        for srv in master.servers:
+            self._track(srv)
+        self.checkpoint(master)  # the replayed edits' store files, before the old WALs go
+        for d in self.old_wal_dirs:
+            _archive_wal_dir(self.root, d)
+        self.old_wal_dirs = []
+        shutil.rmtree(os.path.join(self.root, ".tmp"), ignore_errors=True)
+
+    # --- while running ---------------------------------------------------------------------------
+    def _track(self, srv) -> None:
+        self._servers[srv.name] = srv.wal
+        self._archived[srv.name] = len(srv.wal.archived)
+        self._fsyncs[srv.name] = srv.wal.fsyncs
+        os.makedirs(wal_dir(self.root, srv.name), exist_ok=True)
+
+    def checkpoint(self, master) -> None:
+        """Bring the directory up to the cluster's state (see the module docstring's order)."""
+        if self.closed:
+            return
+        for srv in master.servers:
+            if srv.name not in self._servers:
+                self._track(srv)
+            self._write_wal(srv)
+        self._sync_stores(master)
+        live = {srv.name for srv in master.servers}
+        for name in list(self._servers):
+            if name not in live:  # aborted: its WALs were split and their edits flushed
+                self._move_archived(name, everything=True)
+            else:
+                self._move_archived(name)
+
+    def _write_wal(self, srv) -> None:
+        wal = srv.wal
+        for f in wal.files:
+            cut = wal.synced if f is wal.current else f.size
+            key = (srv.name, f.name)
+            st = self._wals.get(key)
+            if st is None:
+                if cut == 0 and f is not wal.current:
+                    continue
+                path = os.path.join(wal_dir(self.root, srv.name), f.name)
+                st = self._wals[key] = [os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND,
+                                                0o644), 0, f]
+            if st[1] < cut:
+                os.write(st[0], bytes(f.buf[st[1]:cut]))  # reaches the OS before the reply
+                st[1] = cut
+        if wal.fsyncs != self._fsyncs[srv.name]:
+            self._fsyncs[srv.name] = wal.fsyncs
+            st = self._wals.get((srv.name, wal.current.name))
+            if st is not None:
+                os.fsync(st[0])
+
+    def _move_archived(self, server: str, everything: bool = False) -> None:
+        wal = self._servers[server]
+        done = self._archived[server]
+        if len(wal.archived) == done and not everything:
+            return
+        for name in wal.archived[done:]:
+            self._archive_wal(server, name)
+        self._archived[server] = len(wal.archived)
+        if everything:
+            for (srv, name) in [k for k in self._wals if k[0] == server]:
+                self._archive_wal(srv, name)
+            _archive_wal_dir(self.root, wal_dir(self.root, server))
+            del self._servers[server], self._archived[server], self._fsyncs[server]
+
+    def _archive_wal(self, server: str, name: str) -> None:
+        st = self._wals.pop((server, name), None)
+        if st is not None:
+            os.close(st[0])
+        src = os.path.join(wal_dir(self.root, server), name)
+        if os.path.exists(src):
+            os.makedirs(os.path.join(self.root, "oldWALs"), exist_ok=True)
+            os.replace(src, os.path.join(self.root, "oldWALs", name))
+
+    def _sync_stores(self, master) -> None:
+        # Most requests change no file: compare a cheap fingerprint (a flush appends to a
+        # store's file list, a compaction or split replaces it; holding the lists compares
+        # them by content when replaced) before any path work.
+        fp = [(_desc_token(st), [(s.files, len(s.files)) for r in st.locator.regions
+                                 for s in r.stores.values()]) for st in master.tables.values()]
+        fp.append(frozenset(master.namespaces))
+        if fp == self._fingerprint:
+            return
+        self._fingerprint = fp
+        data = os.path.join(self.root, "data")
+        for ns in master.namespaces - {"hbase"} - self.namespaces:
+            os.makedirs(os.path.join(data, ns), exist_ok=True)
+        for ns in self.namespaces - master.namespaces:
+            shutil.rmtree(os.path.join(data, ns), ignore_errors=True)  # a dropped namespace
+        self.namespaces = set(master.namespaces) - {"hbase"}
+        wanted: dict[str, object] = {}
+        regions: dict[str, object] = {}
+        tables: dict[str, object] = {}
+        keep_parents: set = set()
+        for st in master.tables.values():
+            tdir = table_dir(self.root, st.descriptor.name)
+            tables[tdir] = st
+            for r in st.locator.regions:
+                rdir = os.path.join(tdir, r.encoded_name)
+                regions[rdir] = r
+                for fam, s in r.stores.items():
+                    fdir = os.path.join(rdir, family_dir_name(fam))
+                    for sf in s.files:
+                        if sf.is_reference:
+                            parent = sf.name.rsplit(".", 1)[1]
+                            keep_parents.add(os.path.join(tdir, parent))
+                            wanted[os.path.join(fdir, sf.name)] = sf
+                        else:
+                            wanted[os.path.join(fdir, sf.reader.name)] = sf
+        for tdir, st in tables.items():
+            token = _desc_token(st)
+            if self._tables.get(tdir) != token:
+                write_atomic(os.path.join(tdir, ".tabledesc", layout.TABLEINFO),
+                             layout.encode_descriptor(st.descriptor, st.enabled, st.state_time,
+                                                      st.split_keys))
+                self._tables[tdir] = token
+        for rdir, r in regions.items():
+            if self._regions.get(rdir) != "live":
+                write_atomic(os.path.join(rdir, ".regioninfo"), layout.encode_regioninfo(r))
+                self._regions[rdir] = "live"
+        files = self._files
+        for path, sf in wanted.items():
+            if files.get(path) is not sf:
+                if sf.is_reference:
+                    data = layout.encode_reference(sf, sf.name.rsplit(".", 1)[1])
+                else:
+                    data = sf.reader.data
+                if path not in files:
+                    write_atomic(path, data)
+                files[path] = sf
+        for path in [p for p in files if p not in wanted]:
+            rdir = os.path.dirname(os.path.dirname(path))
+            if rdir in keep_parents:
+                continue
+            del files[path]
+            if os.path.exists(path):
+                os.remove(path)  # compacted away (HBase archives, then its cleaner deletes)
+        for rdir in [d for d in self._regions if d not in regions]:
+            if rdir in keep_parents:
+                if self._regions[rdir] != "split":  # RegionInfo's split flag: offline parent
+                    path = os.path.join(rdir, ".regioninfo")
+                    ri = layout.decode_json(_read(path))
+                    write_atomic(path, layout.encode_json({**ri, "split": True}))
+                    self._regions[rdir] = "split"
+                continue
+            del self._regions[rdir]
+            shutil.rmtree(rdir, ignore_errors=True)  # CatalogJanitor: a parent no one refers to
+        for tdir in [d for d in self._tables if d not in tables]:
+            del self._tables[tdir]
+            shutil.rmtree(tdir, ignore_errors=True)  # a deleted table
+
+    # --- close ---------------------------------------------------------------------------------
+    def close(self, master) -> None:
+        """A clean shutdown: every region flushed (HRegion.close), then the WALs archived."""
+        now = master.clock.now()
+        for st in master.tables.values():
+            for r in st.locator.regions:
+                if not r.closed:
+                    r.flush(now, force_all=True)
+        for srv in master.servers:
+            srv.wal.sync(now)
+        self.checkpoint(master)
+        for name in list(self._servers):
+            self._move_archived(name, everything=True)
+        for st in self._wals.values():
+            os.close(st[0])
+        self._wals = {}
+        self.closed = True
+
+
+def _desc_token(st) -> tuple:
+    d = st.descriptor
+    return (st.enabled, st.state_time, tuple(d.families.items()),
+            tuple(v for k, v in vars(d).items() if k != "families"))
+
+
+def _regioninfo(rdir: str) -> dict:
+    path = os.path.join(rdir, ".regioninfo")
+    try:
+        ri = layout.decode_json(_read(path))
+        for key in ("table", "start_key", "end_key", "region_id", "encoded_name"):
+            ri[key]
+        return ri
+    except FileNotFoundError:
+        raise DeserializationError(f"no .regioninfo in {rdir}") from None
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as e:
+        raise DeserializationError(f"unreadable {path}: {e}") from None
+
+
+def _open_hfile(path: str, family, config) -> StoreFile:
+    data = _read(path)
+    try:
+        reader = HFileReader(data, os.path.basename(path), family, config)
+        for _ in reader.cells():  # every block decodes (HBase checks each block's checksum)
+            pass
+        return StoreFile(reader)
+    except Exception as e:  # whatever the reader trips on, the file is not an HFile
+        raise CorruptHFileError(
+            f"Problem reading HFile {path} ({len(data)} bytes): {type(e).__name__}: {e}"
+        ) from None
+
+
+def _reference(path: str, name: str, fam: bytes, parents: dict) -> StoreFile:
+    try:
+        ref = layout.decode_json(_read(path))
+        reader = parents[ref["parent"]][fam][ref["file"]].reader
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as e:
+        raise DeserializationError(f"reference {path} is unreadable or its file is gone: "
+                                   f"{e}") from None
+    return StoreFile(reader, lo=ref["lo"], hi=ref["hi"], name=name)
+
+
+def _wal_order(name: str):
+    """WAL files in the order they were written: <prefix>.<time>.<n>."""
+    parts = name.rsplit(".", 2)
+    try:
+        return (int(parts[-2]), int(parts[-1]))
+    except (ValueError, IndexError):
+        return (0, 0)
+
+
+def _archive_wal_dir(root: str, d: str) -> None:
+    if not os.path.isdir(d):
+        return
+    old = os.path.join(root, "oldWALs")
+    os.makedirs(old, exist_ok=True)
+    for name in os.listdir(d):
+        os.replace(os.path.join(d, name), os.path.join(old, name))
+    os.rmdir(d)
