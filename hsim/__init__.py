@@ -20,6 +20,7 @@ from hsim.errors import (DoNotRetryError, FilterParseError, HsimError, Incompati
                          WrongRegionError)
 from hsim.errors import (ConstraintError, NamespaceExistError, NamespaceNotFoundError,
                          RetriesExhaustedWithDetailsError)
+from hsim.keep_deleted_cells import KeepDeletedCells
 from hsim.schema import ColumnFamily, TableDescriptor
 from hsim.version import __version__  # noqa: F401 -- public, by convention not in __all__
 
@@ -36,9 +37,9 @@ def __getattr__(name):
 __all__ = [
     "Cell", "CellType", "LATEST_TIMESTAMP", "ManualClock", "SystemClock", "TickingClock", "Config",
     "Durability",
-    "ColumnFamily", "TableDescriptor", "Cluster", "HsimError", "InvalidArgumentError",
-    "DoNotRetryError", "NoSuchColumnFamilyError", "NotServingRegionError", "TableNotFoundError",
-    "TableExistsError",
+    "ColumnFamily", "KeepDeletedCells", "TableDescriptor", "Cluster", "HsimError",
+    "InvalidArgumentError", "DoNotRetryError", "NoSuchColumnFamilyError", "NotServingRegionError",
+    "TableNotFoundError", "TableExistsError",
     "TableNotDisabledError", "TableNotEnabledError", "TableDisabledError", "WrongRegionError",
     "RegionTooBusyError", "UnknownRegionError", "IncompatibleFilterError", "FilterParseError",
     "ConstraintError", "NamespaceExistError", "NamespaceNotFoundError",

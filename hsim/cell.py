@@ -44,7 +44,7 @@ class CellType(enum.IntEnum):
     @property
     def is_delete(self) -> bool:
         """True for the delete marker types."""
-        return 8 <= self <= 14
+        return DELETE <= self <= DELETE_FAMILY
 
 
 _HBASE_NAMES = {
@@ -57,6 +57,14 @@ _HBASE_NAMES = {
     CellType.MAXIMUM: "Maximum",
 }
 _TYPE_BY_CODE = {int(t): t for t in CellType}
+
+# The codes as module names, for hot loops that compare a tuple's -neg_type without an
+# attribute lookup on the enum per cell.
+PUT = CellType.PUT
+DELETE = CellType.DELETE
+DELETE_FAMILY_VERSION = CellType.DELETE_FAMILY_VERSION
+DELETE_COLUMN = CellType.DELETE_COLUMN
+DELETE_FAMILY = CellType.DELETE_FAMILY
 
 # A TTL tag as HBase writes it: [tagLen:2][type:1 = TTL_TAG_TYPE 8][ttl:8] -> 11 bytes,
 # plus the 2-byte tags length in the KeyValue.

@@ -7,6 +7,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from hsim.errors import DoNotRetryError, InvalidArgumentError
+from hsim.keep_deleted_cells import KeepDeletedCells
 
 from typing import TYPE_CHECKING
 
@@ -17,7 +18,6 @@ FOREVER = None  # TTL => FOREVER (HConstants.FOREVER = Integer.MAX_VALUE seconds
 _INT_MAX = 2**31 - 1
 BLOOM_TYPES = ("NONE", "ROW", "ROWCOL")
 COMPRESSIONS = ("NONE", "SNAPPY", "LZ4", "GZ")
-KEEP_DELETED = (False, True, "TTL")
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,8 @@ class ColumnFamily:
     max_versions: int = 1  # VERSIONS
     min_versions: int = 0  # MIN_VERSIONS
     ttl: int | None = FOREVER  # TTL in seconds; None = FOREVER
-    keep_deleted_cells: bool | str = False  # KEEP_DELETED_CELLS: False, True or "TTL"
+    # KEEP_DELETED_CELLS; False/True/"TTL" (any case) are accepted and stored as the enum
+    keep_deleted_cells: KeepDeletedCells = KeepDeletedCells.FALSE
     bloom_filter: str = "ROW"  # BLOOMFILTER
     block_size: int = 65536  # BLOCKSIZE
     compression: str = "NONE"  # COMPRESSION
@@ -36,10 +37,8 @@ class ColumnFamily:
 
     def __post_init__(self):
         # Normalise the spellings the shell and happybase use.
-        kd = self.keep_deleted_cells
-        if isinstance(kd, str):
-            up = kd.upper()
-            kd = {"FALSE": False, "TRUE": True, "TTL": "TTL"}.get(up, kd)
+        kd = KeepDeletedCells.of(self.keep_deleted_cells)
+        if kd is not None:
             object.__setattr__(self, "keep_deleted_cells", kd)
         if isinstance(self.bloom_filter, str):
             object.__setattr__(self, "bloom_filter", self.bloom_filter.upper())
@@ -73,7 +72,7 @@ class ColumnFamily:
             )
         if self.ttl is not None and (not isinstance(self.ttl, int) or self.ttl <= 0):
             raise DoNotRetryError("TTL for column family must be positive.")
-        if self.keep_deleted_cells not in KEEP_DELETED:
+        if not isinstance(self.keep_deleted_cells, KeepDeletedCells):
             raise InvalidArgumentError(
                 f"KEEP_DELETED_CELLS must be FALSE, TRUE or TTL, not {self.keep_deleted_cells!r}"
             )
@@ -114,8 +113,8 @@ class ColumnFamily:
         return cls(**kwargs)
 
     def to_dict(self) -> dict:
-        """Every setting by name."""
-        return dataclasses.asdict(self)
+        """Every setting by name, as plain values (KEEP_DELETED_CELLS as FALSE/TRUE/TTL)."""
+        return {**dataclasses.asdict(self), "keep_deleted_cells": self.keep_deleted_cells.value}
 
 
 _SHELL_NAMES = {

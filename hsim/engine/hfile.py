@@ -20,7 +20,10 @@ import struct
 from array import array
 from operator import itemgetter
 
-from hsim.cell import LATEST_TIMESTAMP, NO_TTL, TTL_TAG_TYPE
+from hsim.cell import (
+    DELETE_COLUMN, DELETE_FAMILY, DELETE_FAMILY_VERSION, LATEST_TIMESTAMP, NO_TTL, PUT,
+    TTL_TAG_TYPE,
+)
 from hsim.config import Config
 from hsim.engine import block as blk
 from hsim.engine.block import HEADER_SIZE, write_block
@@ -187,7 +190,7 @@ class HFileWriter:
                         bloom_keep(cell)
                         last_bloom_row = row
                 code = -ntype
-                if code == 14 or code == 10:  # DeleteFamily, DeleteFamilyVersion
+                if code == DELETE_FAMILY or code == DELETE_FAMILY_VERSION:
                     delete_family_count += 1
                     if df_bloom is not None and row != last_df_row:
                         df_cells.append(cell)
@@ -253,10 +256,10 @@ class HFileWriter:
                     min_ts = ts
                 if ts > max_ts:
                     max_ts = ts
-                if code == 4:
+                if code == PUT:
                     if ts < earliest_put:
                         earliest_put = ts
-                elif (code == 12 or code == 14) and min_ts > 0:
+                elif (code == DELETE_COLUMN or code == DELETE_FAMILY) and min_ts > 0:
                     min_ts = 0  # TimeRangeTracker: DeleteColumn/DeleteFamily cover [0, ts]
                 last = cell
         if bloom_cells or df_cells:

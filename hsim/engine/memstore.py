@@ -16,7 +16,7 @@ from bisect import bisect_left
 
 from sortedcontainers import SortedList
 
-from hsim.cell import NEG_TS, NEG_TYPE, NO_TTL, ROW, TTL, VALUE
+from hsim.cell import DELETE_COLUMN, NEG_TS, NEG_TYPE, NO_TTL, ROW, TTL, VALUE
 
 CSLM_ENTRY = 40  # ClassSize.CONCURRENT_SKIPLISTMAP_ENTRY with compressed oops
 KV_FIXED_OVERHEAD = 32  # KeyValue.FIXED_OVERHEAD
@@ -59,7 +59,7 @@ class MemStore:
         self.heap_size += h
         self.cells_count += 1
         ts = -cell[NEG_TS]
-        if cell[NEG_TYPE] <= -12:
+        if cell[NEG_TYPE] <= -DELETE_COLUMN:
             # TimeRangeTracker.includeTimestamp: DeleteColumn/DeleteFamily reach back to time 0
             self.min_ts = 0
             if self.max_ts is None or ts > self.max_ts:

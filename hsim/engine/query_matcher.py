@@ -29,7 +29,13 @@ from dataclasses import dataclass
 from itertools import compress, count, groupby, islice
 from operator import eq, itemgetter
 
-from hsim.cell import LATEST_TIMESTAMP, NO_TTL
+from hsim.cell import (
+    DELETE_COLUMN, DELETE_FAMILY, DELETE_FAMILY_VERSION, LATEST_TIMESTAMP, NO_TTL, PUT,
+)
+from hsim.keep_deleted_cells import KeepDeletedCells
+
+_KDC_FALSE, _KDC_TRUE, _KDC_TTL = (KeepDeletedCells.FALSE, KeepDeletedCells.TRUE,
+                                  KeepDeletedCells.TTL)
 
 _NEG_INF = -(1 << 63)
 _ROW = itemgetter(0)
@@ -92,7 +98,7 @@ class UserMatcher:
             self.min_versions = family.min_versions
             fam_versions = family.max_versions
             self.limit = fam_versions if query.has_filter else min(query.max_versions, fam_versions)
-        self.see_past = family.keep_deleted_cells is not False
+        self.see_past = family.keep_deleted_cells is not KeepDeletedCells.FALSE
 
     def match(self, cells, why=None) -> list:
         if self.raw:
@@ -102,7 +108,7 @@ class UserMatcher:
             # include it iff it is in the time range, unexpired (or kept by MIN_VERSIONS) and
             # in the requested columns.
             c = cells[0]
-            if c[4] == -4 and c[7] == NO_TTL:
+            if c[4] == -PUT and c[7] == NO_TTL:
                 ts = -c[3]
                 if self.tr_min <= ts < self.tr_max and (ts >= self.oldest or self.min_versions) \
                         and (self.columns is None or c[2] in self.columns):
@@ -147,15 +153,15 @@ class UserMatcher:
                 _drop(why, CELL_EXPIRED)
                 continue
             code = -c[4]
-            if code != 4:
+            if code != PUT:
                 _drop(why, MARKER)
                 # A delete marker: tracked if in (or, without KEEP_DELETED_CELLS, after) the range.
                 if (tr_min <= ts < tr_max) if see_past else (ts >= tr_min):
                     if not has_fs or ts > fam_stamp:  # ScanDeleteTracker.add
-                        if code == 14:
+                        if code == DELETE_FAMILY:
                             has_fs = True
                             fam_stamp = ts
-                        elif code == 10:
+                        elif code == DELETE_FAMILY_VERSION:
                             if fam_versions is None:
                                 fam_versions = set()
                             fam_versions.add(ts)
@@ -173,7 +179,7 @@ class UserMatcher:
                 continue
             if del_q is not None:
                 if q == del_q:
-                    if del_type == 12:
+                    if del_type == DELETE_COLUMN:
                         skip_col = _drop(why, DELETED)
                         continue
                     if ts == del_ts:
@@ -243,7 +249,7 @@ class UserMatcher:
             if prev is not None and prev[0] == ts and prev[1] == code:
                 _drop(why, OVERWRITTEN)
                 continue
-            if code == 4:
+            if code == PUT:
                 count += 1
             if count > limit:
                 skip_col = _drop(why, VERSIONS)
@@ -314,7 +320,7 @@ class CompactionMatcher:
         if len(cells) == 1:
             # One put without a cell TTL: kept unless expired with no MIN_VERSIONS to keep it.
             c = cells[0]
-            if c[4] == -4 and c[7] == NO_TTL:
+            if c[4] == -PUT and c[7] == NO_TTL:
                 if -c[3] >= self.oldest or self.min_versions:
                     return cells
                 self.dropped["expired"] += 1
@@ -361,17 +367,17 @@ class CompactionMatcher:
             if ttl != NO_TTL and ts + ttl < now:
                 dropped["expired"] += 1
                 continue
-            if code != 4:
+            if code != PUT:
                 if c[5] < unseen:  # "we should not use this delete marker to mask any cell yet"
                     out.append(c)
                     continue
                 # CompactionScanQueryMatcher.trackDelete
-                if kdc is False or (kdc == "TTL" and ts < oldest):
+                if kdc is _KDC_FALSE or (kdc is _KDC_TTL and ts < oldest):
                     if not has_fs or ts > fam_stamp:
-                        if code == 14:
+                        if code == DELETE_FAMILY:
                             has_fs = True
                             fam_stamp = ts
-                        elif code == 10:
+                        elif code == DELETE_FAMILY_VERSION:
                             if fam_versions is None:
                                 fam_versions = set()
                             fam_versions.add(ts)
@@ -386,7 +392,7 @@ class CompactionMatcher:
                 if purge > 0 and now - ts <= purge:
                     out.append(c)
                     continue
-                if kdc is True or (kdc == "TTL" and ts >= oldest):
+                if kdc is _KDC_TRUE or (kdc is _KDC_TTL and ts >= oldest):
                     if ts < earliest:
                         skip_col = "markers"
                         dropped["markers"] += 1
@@ -405,7 +411,7 @@ class CompactionMatcher:
                     continue
                 if del_q is not None:
                     if q == del_q:
-                        if del_type == 12:
+                        if del_type == DELETE_COLUMN:
                             skip_col = "deleted"
                             dropped["deleted"] += 1
                             continue
@@ -420,7 +426,7 @@ class CompactionMatcher:
             if prev is not None and prev[0] == ts and prev[1] == code:
                 dropped["versions"] += 1
                 continue
-            if code == 4:
+            if code == PUT:
                 count += 1
             if count > maxv:
                 skip_col = "versions"

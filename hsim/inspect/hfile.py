@@ -1,12 +1,12 @@
-"""One store file laid open: HBase's HFile pretty-printer (hsim.engine.hfile_inspect) for the
-n-th file of a store, with where the file sits."""
+"""One store file laid open: HBase's HFile pretty-printer (hsim.inspect.hfile_pretty_printer)
+for the n-th file of a store, with where the file sits."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hsim.engine.hfile_inspect import HFileDescription, describe
 from hsim.errors import InvalidArgumentError
+from hsim.inspect.hfile_pretty_printer import HFileDescription, describe
 from hsim.inspect.store import find_store
 
 from typing import TYPE_CHECKING

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from hsim.bytes import to_string_binary
-from hsim.engine.hfile_inspect import cell_string
 from hsim.errors import NoSuchColumnFamilyError
+from hsim.inspect.hfile_pretty_printer import cell_string
 from hsim.inspect.regions import find_region
 from hsim.inspect.render import html_lines, html_table, key_text, text_table, time_text
 
@@ -109,7 +109,7 @@ class StoreView:
 
 
 def family_options(cf) -> dict:
-    kdc = {True: "TRUE", False: "FALSE"}.get(cf.keep_deleted_cells, cf.keep_deleted_cells)
+    kdc = cf.keep_deleted_cells.value
     return {"VERSIONS": cf.max_versions, "MIN_VERSIONS": cf.min_versions,
             "TTL": "FOREVER" if cf.ttl is None else cf.ttl, "KEEP_DELETED_CELLS": kdc,
             "BLOOMFILTER": cf.bloom_filter, "BLOCKSIZE": cf.block_size,

@@ -15,7 +15,7 @@ from itertools import groupby
 from operator import itemgetter
 
 from hsim.bytes import to_string_binary
-from hsim.cell import LATEST_TIMESTAMP, MAX_ROW_LENGTH, Cell
+from hsim.cell import DELETE, LATEST_TIMESTAMP, MAX_ROW_LENGTH, Cell
 from hsim.durability import Durability, effective
 from hsim.engine.query_matcher import ScanQuery
 from hsim.engine.store import Store
@@ -136,7 +136,7 @@ class Region:
         delta = 0
         for fam, q, ts, code, value, ttl in entries:
             if ts is None or ts == LATEST_TIMESTAMP:
-                if code == 8:
+                if code == DELETE:
                     if latest_cache is None:
                         latest_cache = {}
                     ts = self._latest_delete_ts(row, fam, q, now, latest_cache)

@@ -7,6 +7,7 @@ import re
 
 from hsim.bytes import to_bytes_binary
 from hsim.errors import DoNotRetryError, HsimError, InvalidArgumentError
+from hsim.keep_deleted_cells import KeepDeletedCells
 from hsim.schema import ColumnFamily
 from hsim.shell.args import (java_bool, java_int, name_text, ruby_class, ttl_seconds)
 from hsim.shell.formatter import human_bytes, human_ttl
@@ -66,11 +67,10 @@ def family_from_hash(arg: dict, current: ColumnFamily | None, out) -> tuple[byte
             v = java_bool(v)
         elif field == "keep_deleted_cells":
             s = ("true" if v else "false") if isinstance(v, bool) else to_text(str(v))
-            s = s.upper()
-            if s not in ("TRUE", "FALSE", "TTL"):
+            v = KeepDeletedCells.of(s)
+            if v is None:
                 raise InvalidArgumentError(
-                    f"No enum constant org.apache.hadoop.hbase.KeepDeletedCells.{s}")
-            v = {"TRUE": True, "FALSE": False}.get(s, s)
+                    f"No enum constant org.apache.hadoop.hbase.KeepDeletedCells.{s.upper()}")
         elif field == "bloom_filter":
             v = to_text(str(v)).upper()
             if v not in _BLOOM_TYPES:
@@ -87,7 +87,7 @@ def family_from_hash(arg: dict, current: ColumnFamily | None, out) -> tuple[byte
 
 def family_description(name: bytes, cf: ColumnFamily) -> str:
     """ColumnFamilyDescriptor#toString as HBase 2.5 prints it in `describe`."""
-    kdc = {True: "TRUE", False: "FALSE"}.get(cf.keep_deleted_cells, cf.keep_deleted_cells)
+    kdc = cf.keep_deleted_cells.value
     values = [
         ("INDEX_BLOCK_ENCODING", "NONE"), ("VERSIONS", cf.max_versions),
         ("KEEP_DELETED_CELLS", kdc), ("DATA_BLOCK_ENCODING", "NONE"),

@@ -6,7 +6,7 @@ from hfile_helpers import make_cells, open_reader, write
 
 from hsim.cell import Cell
 from hsim.config import Config
-from hsim.engine.hfile_inspect import describe, key_string
+from hsim.inspect.hfile_pretty_printer import describe, key_string
 from hsim.schema import ColumnFamily
 
 
