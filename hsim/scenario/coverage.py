@@ -30,8 +30,6 @@ LABS = {
 REASONS = {
     28: "a display property, not a number: `hsim shell` prints an incremented counter as "
         "`\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01` exactly as HBase's shell does (docs/shell.md)",
-    32: "a rule of the data model, not a trade-off to measure: hsim keeps rows per family and "
-        "has no rowkey update (the semantics tests check both; docs/semantics.md)",
     91: "not shown yet: no scenario models a follower stream; order_object weighs normalized "
         "against denormalized records for orders",
 }
@@ -50,8 +48,6 @@ PLANNED = {
     61: "time_series_columns",
     67: "lookup_patterns", 72: "lookup_patterns", 73: "lookup_patterns", 74: "lookup_patterns",
     75: "lookup_patterns", 76: "lookup_patterns",
-    31: "rows_vs_versions", 43: "rows_vs_versions", 44: "rows_vs_versions",
-    47: "rows_vs_versions",
     83: "region_size",
 }
 

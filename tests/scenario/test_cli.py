@@ -9,7 +9,7 @@ from hsim.cli import main
 from hsim.scenario.loader import scenario_files
 
 SCENARIOS = ["bloom_filters", "cache_knobs", "column_families", "compaction_io", "counters",
-             "hotspotting", "index_size", "log_data", "presplit", "tall_vs_wide", "versions_ttl",
+             "hotspotting", "index_size", "log_data", "presplit", "rows_vs_versions", "tall_vs_wide", "versions_ttl",
              "ycsb"]
 
 TINY = textwrap.dedent('''
