@@ -46,8 +46,6 @@ PLANNED = {
     58: "order_object", 59: "order_object", 64: "order_object",
     57: "time_series_columns", 77: "time_series_columns", 82: "time_series_columns",
     61: "time_series_columns",
-    67: "lookup_patterns", 72: "lookup_patterns", 73: "lookup_patterns", 74: "lookup_patterns",
-    75: "lookup_patterns", 76: "lookup_patterns",
     83: "region_size",
 }
 

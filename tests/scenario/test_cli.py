@@ -9,8 +9,8 @@ from hsim.cli import main
 from hsim.scenario.loader import scenario_files
 
 SCENARIOS = ["bloom_filters", "cache_knobs", "column_families", "compaction_io", "counters",
-             "hotspotting", "index_size", "log_data", "presplit", "rows_vs_versions", "tall_vs_wide", "versions_ttl",
-             "ycsb"]
+             "hotspotting", "index_size", "log_data", "lookup_patterns", "presplit",
+             "rows_vs_versions", "tall_vs_wide", "versions_ttl", "ycsb"]
 
 TINY = textwrap.dedent('''
     """A two-variant scenario for the tests."""
