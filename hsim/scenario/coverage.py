@@ -38,8 +38,6 @@ REASONS = {
 PLANNED = {
     5: "compaction_io", 80: "compaction_io", 87: "compaction_io",
     65: "ycsb", 70: "ycsb", 89: "ycsb",
-    9: "skew_and_import", 11: "skew_and_import", 12: "skew_and_import", 15: "skew_and_import",
-    37: "skew_and_import",
     26: "key_encoding", 27: "key_encoding", 56: "key_encoding", 78: "key_encoding",
     81: "key_encoding", 90: "key_encoding",
     50: "secondary_index", 51: "secondary_index", 93: "secondary_index",
