@@ -44,7 +44,6 @@ PLANNED = {
     58: "order_object", 59: "order_object", 64: "order_object",
     57: "time_series_columns", 77: "time_series_columns", 82: "time_series_columns",
     61: "time_series_columns",
-    83: "region_size",
 }
 
 _BLOCK = re.compile(r"<!-- hsim:scenario (?P<name>[\w.-]+) -->\n(?P<body>.*?)"

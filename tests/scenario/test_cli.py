@@ -10,7 +10,8 @@ from hsim.scenario.loader import scenario_files
 
 SCENARIOS = ["bloom_filters", "cache_knobs", "column_families", "compaction_io", "counters",
              "hotspotting", "index_size", "log_data", "lookup_patterns", "presplit",
-             "rows_vs_versions", "skew_and_import", "tall_vs_wide", "versions_ttl", "ycsb"]
+             "region_size", "rows_vs_versions", "skew_and_import", "tall_vs_wide",
+             "versions_ttl", "ycsb"]
 
 TINY = textwrap.dedent('''
     """A two-variant scenario for the tests."""
