@@ -30,22 +30,10 @@ LABS = {
 REASONS = {
     28: "a display property, not a number: `hsim shell` prints an incremented counter as "
         "`\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x01` exactly as HBase's shell does (docs/shell.md)",
-    32: "a rule of the data model, not a trade-off to measure: hsim keeps rows per family and "
-        "has no rowkey update (the semantics tests check both; docs/semantics.md)",
 }
 
 # claims a scenario that is being written (or whose claims do not yet say `covers=`) will show
-PLANNED = {
-    5: "compaction_io", 80: "compaction_io", 87: "compaction_io",
-    65: "ycsb", 70: "ycsb", 89: "ycsb",
-    9: "skew_and_import", 11: "skew_and_import", 12: "skew_and_import", 15: "skew_and_import",
-    37: "skew_and_import",
-    67: "lookup_patterns", 72: "lookup_patterns", 73: "lookup_patterns", 74: "lookup_patterns",
-    75: "lookup_patterns", 76: "lookup_patterns",
-    31: "rows_vs_versions", 43: "rows_vs_versions", 44: "rows_vs_versions",
-    47: "rows_vs_versions",
-    83: "region_size",
-}
+PLANNED: dict[int, str] = {}
 
 _BLOCK = re.compile(r"<!-- hsim:scenario (?P<name>[\w.-]+) -->\n(?P<body>.*?)"
                     r"<!-- /hsim:scenario -->", re.S)

@@ -9,8 +9,9 @@ from hsim.cli import main
 from hsim.scenario.loader import scenario_files
 
 SCENARIOS = ["bloom_filters", "cache_knobs", "column_families", "compaction_io", "counters",
-             "hotspotting", "index_size", "key_encoding", "log_data", "order_object",
-             "presplit", "secondary_index", "tall_vs_wide", "time_series_columns",
+             "hotspotting", "index_size", "key_encoding", "log_data", "lookup_patterns",
+             "order_object", "presplit", "region_size", "rows_vs_versions", "secondary_index",
+             "skew_and_import", "tall_vs_wide", "time_series_columns",
              "versions_ttl", "ycsb"]
 
 TINY = textwrap.dedent('''
