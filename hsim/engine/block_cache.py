@@ -98,8 +98,12 @@ class BlockCache:
 
     def replace(self, key, value) -> None:
         """Swap a cached block's value for an equivalent form (its decoded cells), keeping
-        its size, priority and place in the LRU order: no hit, no miss, no eviction."""
-        bucket = self._buckets[self._priority[key]]
+        its size, priority and place in the LRU order: no hit, no miss, no eviction. A block
+        no longer cached (the put that cached it also evicted it) is left out."""
+        prio = self._priority.get(key)
+        if prio is None:
+            return
+        bucket = self._buckets[prio]
         bucket[key] = (value, bucket[key][1])
 
     def evict_block(self, key) -> bool:
