@@ -166,9 +166,8 @@ class Master:
         del fams[family]
         for r in st.locator.regions:
             store = r.stores.pop(family)
-            r.memstore_heap -= store.memstore.heap_size
+            r.memstore_changed(-store.memstore.heap_size)
             if r.server is not None:
-                r.server.memstore_heap -= store.memstore.heap_size
                 for sf in store.files:
                     r.server.block_cache.evict_file(sf.reader.name)
 

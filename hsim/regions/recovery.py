@@ -71,9 +71,7 @@ def replay(region, server, cells: list, now: int) -> int:
         store = region.stores.get(c[1])
         if store is None or -c[5] <= max((f.max_seq_id for f in store.files), default=0):
             continue  # already in a store file (or the family is gone)
-        delta = store.add(c)
-        region.memstore_heap += delta
-        server.memstore_heap += delta
+        region.memstore_changed(store.add(c))
         region.seq_id = max(region.seq_id, -c[5])
         replayed += 1
     if replayed:

@@ -110,6 +110,15 @@ class Region:
             )
         return s
 
+    def memstore_changed(self, delta: int) -> None:
+        """The one place MemStore heap accounting moves: the stores' MemStores changed by
+        `delta` bytes, so the region's and its server's totals (the flush and global-limit
+        checks read them) move by the same amount."""
+        self.memstore_heap += delta
+        server = self.server
+        if server is not None:
+            server.memstore_heap += delta
+
     def table_regions_on_server(self) -> int:
         if self.server is None:
             return 1
@@ -150,10 +159,8 @@ class Region:
                 server.wal.append(self.encoded_name, seq, now, cells, d)
         for c in cells:
             delta += stores[c[1]].memstore.add(c)
-        self.memstore_heap += delta
+        self.memstore_changed(delta)
         self.write_requests += 1
-        if server is not None:
-            server.memstore_heap += delta
         if self.memstore_heap >= self.flush_size:
             self.flush(now)
         return cells
@@ -290,9 +297,7 @@ class Region:
             if sf is not None:
                 for sc in scanners:  # ChangedReadersObserver: the flushed cells move to sf
                     sc.flushed(s.name, sf)
-            self.memstore_heap -= before
-            if self.server is not None:
-                self.server.memstore_heap -= before
+            self.memstore_changed(-before)
             flushed.append(s)
         for s in flushed:
             self.compact_store(s, now)
