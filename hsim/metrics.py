@@ -77,8 +77,8 @@ _SCHEMA = """
 regions                  count    S   regionCount             regions open on the server
 read_requests            requests SR  readRequestCount        rows read (Gets and scanned rows)
 write_requests           requests SR  writeRequestCount       mutations applied
-memstore_data_bytes      bytes    F   -                       cell bytes in the MemStore
-memstore_heap_bytes      bytes    SRF memStoreSize            MemStore heap (cells + overhead)
+memstore_data_bytes      bytes    F   memStoreSize            cell bytes in the MemStore
+memstore_heap_bytes      bytes    SRF memStoreHeapSize        MemStore heap (cells + overhead)
 store_files              files    SRF storeFileCount          HFiles in the stores
 store_file_bytes         bytes    SRF storeFileSize           on-disk bytes of the HFiles
 index_bytes              bytes    SF  storeFileIndexSize      block-index bytes of the HFiles

@@ -5,7 +5,8 @@ names, as a RegionServer's /jmx shows them:
   MetricsRegionServerSource (regionCount, storeCount, readRequestCount, writeRequestCount,
   totalRequestCount, memStoreSize (data), memStoreHeapSize, storeFileCount, storeFileSize,
   storeFileIndexSize, staticBloomSize, flushedCellsCount, flushedOutputBytes,
-  compactedInputBytes, compactedOutputBytes, blockCache{Hit,Miss,Eviction}Count, blockCacheSize).
+  compactedInputBytes, compactedOutputBytes, blockCache{Hit,Miss,Eviction}Count, blockCacheSize,
+  hlogFileCount, hlogFileSize), read from the metrics schema's HBase names (hsim.metrics).
 - "...,sub=Regions": MetricsRegionSourceImpl's keys
   "Namespace_<ns>_table_<qualifier>_region_<encoded name>_metric_<name>".
 - "...,sub=Tables": MetricsTableSourceImpl's keys "Namespace_<ns>_table_<qualifier>_metric_<name>".
@@ -13,6 +14,8 @@ hsim keeps one process for all servers, so each Server bean carries its server's
 """
 
 from __future__ import annotations
+
+from hsim.metrics import schema
 
 SERVER_BEAN = "Hadoop:service=HBase,name=RegionServer,sub=Server"
 REGIONS_BEAN = "Hadoop:service=HBase,name=RegionServer,sub=Regions"
@@ -45,29 +48,16 @@ def beans(cluster) -> dict:
     out = []
     for s in m.servers:
         regions = by_server.get(s.name, [])
-        out.append({
-            "name": SERVER_BEAN,
-            "tag.Hostname": s.name,
-            "regionCount": s.regions,
+        bean = {"name": SERVER_BEAN, "tag.Hostname": s.name}
+        # every ServerMetrics figure HBase's Server bean also has, by the schema's HBase name
+        bean.update({m.hbase: getattr(s, m.name) for m in schema(s) if m.hbase})
+        bean.update({  # and the ones HBase derives from its regions
             "storeCount": sum(len(r.stores) for r in regions),
-            "readRequestCount": s.read_requests,
-            "writeRequestCount": s.write_requests,
             "totalRequestCount": s.read_requests + s.write_requests,
             "memStoreSize": sum(_memstore_data(r) for r in regions),
-            "memStoreHeapSize": s.memstore_heap_bytes,
-            "storeFileCount": s.store_files,
-            "storeFileSize": s.store_file_bytes,
-            "storeFileIndexSize": s.index_bytes,
-            "staticBloomSize": s.bloom_bytes,
             "flushedCellsCount": sum(st.cells_flushed for r in regions for st in r.stores),
-            "flushedOutputBytes": s.bytes_flushed,
-            "compactedInputBytes": s.compaction_bytes_read,
-            "compactedOutputBytes": s.compaction_bytes_written,
-            "blockCacheHitCount": s.block_cache_hits,
-            "blockCacheMissCount": s.block_cache_misses,
-            "blockCacheEvictionCount": s.block_cache_evictions,
-            "blockCacheSize": s.block_cache_size,
         })
+        out.append(bean)
     regions = {"name": REGIONS_BEAN}
     tables = {"name": TABLES_BEAN}
     for r in m.regions:

@@ -150,7 +150,7 @@ HBASE_SERVER_NAMES = {
     "memStoreSize", "memStoreHeapSize", "storeFileCount", "storeFileSize", "storeFileIndexSize",
     "staticBloomSize", "flushedCellsCount", "flushedOutputBytes", "compactedInputBytes",
     "compactedOutputBytes", "blockCacheHitCount", "blockCacheMissCount",
-    "blockCacheEvictionCount", "blockCacheSize"}
+    "blockCacheEvictionCount", "blockCacheSize", "hlogFileCount", "hlogFileSize"}  # WALFILE_*
 HBASE_REGION_NAMES = {"storeCount", "storeFileCount", "memStoreSize", "memStoreHeapSize",
                       "storeFileSize", "readRequestCount", "writeRequestCount"}
 
