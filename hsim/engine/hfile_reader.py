@@ -30,23 +30,7 @@ from hsim.engine.block_index import (
 )
 from hsim.engine.bloom import CompoundBloomMeta, rowcol_key
 from hsim.engine.codecs import ALGORITHM_NAMES, decompressor
-from hsim.engine.file_info import (
-    AVG_KEY_LEN,
-    AVG_VALUE_LEN,
-    BLOOM_FILTER_TYPE,
-    CREATE_TIME_TS,
-    DELETE_FAMILY_COUNT,
-    EARLIEST_PUT_TS,
-    KEYVALUE_BYTES,
-    KEY_VALUE_VERSION,
-    LASTKEY,
-    LONG_MAX,
-    MAJOR_COMPACTION_KEY,
-    MAX_MEMSTORE_TS_KEY,
-    MAX_SEQ_ID_KEY,
-    MAX_TAGS_LEN,
-    TIMERANGE,
-)
+from hsim.engine import file_info as fi
 from hsim.engine.trailer import (
     TRAILER_SIZE,
     FixedFileTrailer,
@@ -149,26 +133,27 @@ class HFileReader:
         _, info_body = read_block(data, t.file_info_offset, self._decompress)
         info = self.file_info = parse_file_info(info_body)
         q = _Q.unpack
-        self.max_seq_id = q(info[MAX_SEQ_ID_KEY])[0] if MAX_SEQ_ID_KEY in info else 0
-        self.is_major = info.get(MAJOR_COMPACTION_KEY, b"\x00") != b"\x00"
-        self.create_time = q(info[CREATE_TIME_TS])[0] if CREATE_TIME_TS in info else 0
-        self.earliest_put_ts = (q(info[EARLIEST_PUT_TS])[0] if EARLIEST_PUT_TS in info
+        self.max_seq_id = q(info[fi.MAX_SEQ_ID_KEY])[0] if fi.MAX_SEQ_ID_KEY in info else 0
+        self.is_major = info.get(fi.MAJOR_COMPACTION_KEY, b"\x00") != b"\x00"
+        self.create_time = q(info[fi.CREATE_TIME_TS])[0] if fi.CREATE_TIME_TS in info else 0
+        self.earliest_put_ts = (q(info[fi.EARLIEST_PUT_TS])[0] if fi.EARLIEST_PUT_TS in info
                                 else LATEST_TIMESTAMP)
-        self.delete_family_count = (q(info[DELETE_FAMILY_COUNT])[0]
-                                    if DELETE_FAMILY_COUNT in info else 0)
-        self.min_timestamp, self.max_timestamp = (parse_time_range(info[TIMERANGE])
-                                                  if TIMERANGE in info else (LONG_MAX, -1))
-        self.include_tags = MAX_TAGS_LEN in info
-        self.include_mvcc = _I.unpack(info.get(KEY_VALUE_VERSION, b"\0\0\0\0"))[0] == 1
-        self.max_memstore_ts = q(info[MAX_MEMSTORE_TS_KEY])[0] if MAX_MEMSTORE_TS_KEY in info else 0
-        self.keyvalue_bytes = q(info[KEYVALUE_BYTES])[0] if KEYVALUE_BYTES in info else 0
-        self.avg_key_len = _I.unpack(info[AVG_KEY_LEN])[0] if AVG_KEY_LEN in info else 0
-        self.avg_value_len = _I.unpack(info[AVG_VALUE_LEN])[0] if AVG_VALUE_LEN in info else 0
+        self.delete_family_count = (q(info[fi.DELETE_FAMILY_COUNT])[0]
+                                    if fi.DELETE_FAMILY_COUNT in info else 0)
+        self.min_timestamp, self.max_timestamp = (parse_time_range(info[fi.TIMERANGE])
+                                                  if fi.TIMERANGE in info else (fi.LONG_MAX, -1))
+        self.include_tags = fi.MAX_TAGS_LEN in info
+        self.include_mvcc = _I.unpack(info.get(fi.KEY_VALUE_VERSION, b"\0\0\0\0"))[0] == 1
+        self.max_memstore_ts = (q(info[fi.MAX_MEMSTORE_TS_KEY])[0]
+                                if fi.MAX_MEMSTORE_TS_KEY in info else 0)
+        self.keyvalue_bytes = q(info[fi.KEYVALUE_BYTES])[0] if fi.KEYVALUE_BYTES in info else 0
+        self.avg_key_len = _I.unpack(info[fi.AVG_KEY_LEN])[0] if fi.AVG_KEY_LEN in info else 0
+        self.avg_value_len = _I.unpack(info[fi.AVG_VALUE_LEN])[0] if fi.AVG_VALUE_LEN in info else 0
         self.first_key = key_to_cell(self._root_keys[0]) if self._root_keys else None
-        self.last_key = key_to_cell(parse_key(info[LASTKEY])) if LASTKEY in info else None
+        self.last_key = key_to_cell(parse_key(info[fi.LASTKEY])) if fi.LASTKEY in info else None
         self.first_row = self.first_key[0] if self.first_key is not None else None
         self.last_row = self.last_key[0] if self.last_key is not None else None
-        self.bloom_type = info.get(BLOOM_FILTER_TYPE, b"NONE").decode()
+        self.bloom_type = info.get(fi.BLOOM_FILTER_TYPE, b"NONE").decode()
         self.bloom = self.delete_family_bloom = None
         if blk.GENERAL_BLOOM_META in blocks:
             _, body = read_block(data, blocks[blk.GENERAL_BLOOM_META], self._decompress)

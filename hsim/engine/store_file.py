@@ -12,6 +12,11 @@ from __future__ import annotations
 from hsim.rowrange import RowRange
 
 
+def _from_reader(name: str, doc: str) -> property:
+    """A StoreFile attribute that is its HFile reader's."""
+    return property(lambda self: getattr(self.reader, name), doc=doc)
+
+
 class StoreFile:
     """A store-file record: what compaction selection reads (`size`, `is_reference`,
     `max_timestamp`, `name`, `create_time`, `is_major`) and the read entry points."""
@@ -35,21 +40,12 @@ class StoreFile:
         self.cells: list | None = None
 
     # --- metadata the policies read ----------------------------------------------------------
-    @property
-    def max_timestamp(self) -> int:
-        return self.reader.max_timestamp
-
-    @property
-    def min_timestamp(self) -> int:
-        return self.reader.min_timestamp
-
-    @property
-    def max_seq_id(self) -> int:
-        return self.reader.max_seq_id
-
-    @property
-    def earliest_put_ts(self) -> int:
-        return self.reader.earliest_put_ts
+    max_timestamp = _from_reader("max_timestamp", "the newest cell's timestamp (file info)")
+    min_timestamp = _from_reader("min_timestamp", "the oldest cell's timestamp (file info)")
+    max_seq_id = _from_reader("max_seq_id", "MAX_SEQ_ID_KEY: the newest edit the file holds")
+    earliest_put_ts = _from_reader("earliest_put_ts", "EARLIEST_PUT_TS (file info)")
+    last_row = _from_reader("last_row", "the file's last row (LASTKEY)")
+    entry_count = _from_reader("entry_count", "cells in the file (the trailer's entryCount)")
 
     @property
     def is_major(self) -> bool:
@@ -61,14 +57,6 @@ class StoreFile:
         if r is not None and self.lo is not None and r < self.lo:
             return self.lo
         return r
-
-    @property
-    def last_row(self) -> bytes | None:
-        return self.reader.last_row
-
-    @property
-    def entry_count(self) -> int:
-        return self.reader.entry_count
 
     def __repr__(self) -> str:
         ref = f", ref=[{self.lo!r}, {self.hi!r})" if self.is_reference else ""
