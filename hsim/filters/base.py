@@ -136,3 +136,18 @@ def first_on_row_col_ts(cell, ts: int):
 def last_on_row_col(cell):
     """CellUtil.createLastOnRowCol: sorts after every version of the cell's column."""
     return _new(Cell, (cell[0], cell[1], cell[2], 1 << 63, -CellType.MINIMUM, 0, b"", NO_TTL))
+
+
+class RowKeyDecision:
+    """For filters that judge a whole row by its key in filter_row_key (setting
+    `filter_out_row`): every cell follows the decision (NEXT_ROW past a dropped row), and
+    filter_row repeats it. RowFilter, PrefixFilter and RandomRowFilter share it."""
+
+    filter_out_row = False
+
+    def filter_cell(self, cell: Cell) -> ReturnCode:
+        return ReturnCode.NEXT_ROW if self.filter_out_row else ReturnCode.INCLUDE
+
+    def filter_row(self) -> bool:
+        return self.filter_out_row
+

@@ -4,7 +4,7 @@ ValueFilter and DependentColumnFilter (each as its HBase class of the same name)
 from __future__ import annotations
 
 from hsim.cell import FAMILY, NEG_TS, QUALIFIER, VALUE, to_bytes_arg
-from hsim.filters.base import Filter, ReturnCode
+from hsim.filters.base import Filter, ReturnCode, RowKeyDecision
 from hsim.filters.compare_op import CompareOperator, out_predicate
 from hsim.filters.comparators import BinaryComparator, ByteArrayComparable
 
@@ -37,7 +37,7 @@ class CompareFilter(Filter):
         return f"{type(self).__name__}({self.op.name}, {self.comparator!r})"
 
 
-class RowFilter(CompareFilter):
+class RowFilter(RowKeyDecision, CompareFilter):
     """Keeps rows whose key passes; decided once per row in filter_row_key."""
 
     _STATE = {"filter_out_row": False}
@@ -54,11 +54,6 @@ class RowFilter(CompareFilter):
             self.filter_out_row = True
         return self.filter_out_row
 
-    def filter_cell(self, cell: Cell) -> ReturnCode:
-        return NEXT_ROW if self.filter_out_row else INCLUDE
-
-    def filter_row(self) -> bool:
-        return self.filter_out_row
 
 
 class FamilyFilter(CompareFilter):

@@ -7,7 +7,7 @@ import struct
 
 from hsim.cell import NO_TTL, Cell, to_bytes_arg
 from hsim.errors import InvalidArgumentError
-from hsim.filters.base import Filter, ReturnCode
+from hsim.filters.base import Filter, ReturnCode, RowKeyDecision
 
 INCLUDE = ReturnCode.INCLUDE
 NEXT_ROW = ReturnCode.NEXT_ROW
@@ -15,7 +15,7 @@ _new = tuple.__new__
 _INT = struct.Struct(">i")
 
 
-class PrefixFilter(Filter):
+class PrefixFilter(RowKeyDecision, Filter):
     """Keeps rows starting with `prefix`. Once the scan has passed the prefix (a row sorts
     after it; before it on a reversed scan) the region scan ends."""
 
@@ -38,11 +38,6 @@ class PrefixFilter(Filter):
         self.filter_out_row = head != prefix
         return self.filter_out_row
 
-    def filter_cell(self, cell: Cell) -> ReturnCode:
-        return NEXT_ROW if self.filter_out_row else INCLUDE
-
-    def filter_row(self) -> bool:
-        return self.filter_out_row
 
     def reset(self) -> None:
         self.filter_out_row = True

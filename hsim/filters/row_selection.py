@@ -10,7 +10,7 @@ import hashlib
 
 from hsim.cell import LATEST_TIMESTAMP, NO_TTL, Cell, CellType, to_bytes_arg
 from hsim.errors import InvalidArgumentError
-from hsim.filters.base import Filter, ReturnCode
+from hsim.filters.base import Filter, ReturnCode, RowKeyDecision
 
 from typing import TYPE_CHECKING
 
@@ -227,7 +227,7 @@ class FirstKeyValueMatchingQualifiersFilter(Filter):
         return f"FirstKeyValueMatchingQualifiersFilter({sorted(self.qualifiers)!r})"
 
 
-class RandomRowFilter(Filter):
+class RandomRowFilter(RowKeyDecision, Filter):
     """Keeps each row with probability `chance` (below 0: none, above 1: all). The draw is
     a hash of (seed, row), so the same seed keeps the same rows whatever the region
     layout or the order of requests; HBase draws from an unseeded java.util.Random. Without
@@ -258,11 +258,6 @@ class RandomRowFilter(Filter):
             self.filter_out_row = not draw < self.chance
         return self.filter_out_row
 
-    def filter_cell(self, cell: Cell) -> ReturnCode:
-        return NEXT_ROW if self.filter_out_row else INCLUDE
-
-    def filter_row(self) -> bool:
-        return self.filter_out_row
 
     def __repr__(self) -> str:
         return f"RandomRowFilter({self.chance})"
