@@ -8,26 +8,21 @@ import shutil
 import tempfile
 
 import hypothesis.strategies as st
+from durability_machine import DURABLE, ROWS, DurabilityMachine
 from hypothesis import HealthCheck, settings
-from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
+from hypothesis.stateful import rule
 
 import hsim
-from hsim import Durability
 
-ROWS = [b"a", b"g", b"m", b"t"]
-DURABLE = [Durability.USE_DEFAULT, Durability.SYNC_WAL, Durability.FSYNC_WAL]
 CONFIG = hsim.Config(compaction_min_files=2)
 
 
-class ReopenMachine(RuleBasedStateMachine):
+class ReopenMachine(DurabilityMachine):
     def __init__(self):
         super().__init__()
         self.root = tempfile.mkdtemp(prefix="hsim-model-")
         self.cluster = self._open()
         self.cluster.admin.create_table("t", ["f", "g"], split_keys=[b"k"])
-        self.model: dict[bytes, bytes] = {}  # durable rows -> value
-        self.volatile: dict[bytes, bytes] = {}  # unflushed SKIP/ASYNC rows -> value
-        self.serial = 0
 
     def _open(self):
         return hsim.Cluster(2, clock=hsim.ManualClock(1000), config=CONFIG, data_dir=self.root)
@@ -43,35 +38,6 @@ class ReopenMachine(RuleBasedStateMachine):
         self.table.put(row, {b"f:q": b"%d" % self.serial, fam.encode() + b":x": b"x"},
                        durability=d)
         self.model[row] = b"%d" % self.serial
-
-    @rule(row=st.sampled_from(ROWS), d=st.sampled_from(DURABLE))
-    def delete(self, row, d):
-        self.cluster.clock.advance(1)
-        self.table.delete_row(row, durability=d)
-        self.model.pop(row, None)
-
-    @rule(d=st.sampled_from([Durability.SKIP_WAL, Durability.ASYNC_WAL]))
-    def volatile_put(self, d):
-        self.serial += 1
-        row = b"v%04d" % self.serial  # a fresh row: losing it uncovers nothing older
-        self.table.put(row, {b"f:q": b"x"}, durability=d)
-        self.volatile[row] = b"x"
-
-    @rule()
-    def flush(self):
-        self.cluster.admin.flush("t")
-        self.model.update(self.volatile)
-        self.volatile.clear()
-
-    @rule()
-    def major_compact(self):
-        self.cluster.admin.major_compact("t")
-
-    @rule(point=st.sampled_from([b"c", b"p", b"v0005"]))
-    def split(self, point):
-        region = self.cluster.master.tables["t"].locator.locate(point)
-        if region.valid_split_row(point):
-            self.cluster.admin.split("t", point)
 
     @rule()
     def close_and_reopen(self):
@@ -89,13 +55,6 @@ class ReopenMachine(RuleBasedStateMachine):
         rows = self._rows()
         for r in [r for r in self.volatile if r not in rows]:
             del self.volatile[r]
-
-    def _rows(self) -> dict:
-        return {cells[0].row: cells[0].value for cells in self.table.scan(columns=[b"f:q"])}
-
-    @invariant()
-    def acknowledged_writes_are_there(self):
-        assert self._rows() == {**self.model, **self.volatile}
 
     def teardown(self):
         if self.cluster.data_dir is not None:
