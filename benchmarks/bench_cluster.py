@@ -32,6 +32,14 @@ def _config():
     return hsim.Config().scaled(1 / 128).replace(block_cache_size=hsim.Config().block_cache_size)
 
 
+def put_all(c, t, keys):
+    """The put workload: one single-cell put per key (returns the cluster for the caller)."""
+    put = t.put
+    for k in keys:
+        put(k, {b"f:q": VALUE})
+    return c
+
+
 @pytest.fixture(scope="module")
 def loaded():
     c = hsim.Cluster(region_servers=3, config=_config(), clock=hsim.ManualClock(1))
@@ -52,13 +60,8 @@ def test_puts_with_flush_compaction_split(benchmark):
         c.admin.create_table("t", ["f"])
         return (c, c.table("t")), {}
 
-    def run(c, t):
-        put = t.put
-        for k in keys:
-            put(k, {b"f:q": VALUE})
-        return c
-
-    c = benchmark.pedantic(run, setup=setup, rounds=1, iterations=1)
+    c = benchmark.pedantic(lambda c, t: put_all(c, t, keys), setup=setup, rounds=1,
+                           iterations=1)
     m = c.metrics()
     benchmark.extra_info.update(
         puts=ROWS, regions=len(m.regions), flushes=sum(s.flushes for s in m.servers),

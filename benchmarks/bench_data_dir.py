@@ -8,16 +8,15 @@ it returns) and FSYNC_WAL (also fsynced: one fsync per put, so it gets fewer row
 """
 
 import os
-import random
 import shutil
 import tempfile
 
 import pytest
+from bench_cluster import _config, _keys, put_all
 
 import hsim
 
 ROWS = int(os.environ.get("HSIM_BENCH_ROWS", "100000"))
-VALUE = b"x" * 100
 CASES = {  # name -> (durability, on disk, rows)
     "memory-SYNC_WAL": ("SYNC_WAL", False, ROWS),
     "data_dir-SYNC_WAL": ("SYNC_WAL", True, ROWS),
@@ -28,9 +27,8 @@ CASES = {  # name -> (durability, on disk, rows)
 @pytest.mark.parametrize("case", list(CASES))
 def test_puts_with_data_dir(benchmark, case):
     durability, on_disk, rows = CASES[case]
-    rnd = random.Random(2)
-    keys = [b"%016x" % rnd.getrandbits(64) for _ in range(rows)]
-    config = hsim.Config().scaled(1 / 128).replace(block_cache_size=hsim.Config().block_cache_size)
+    keys = _keys(rows, seed=2)
+    config = _config()
     roots = []
 
     def setup():
@@ -41,13 +39,8 @@ def test_puts_with_data_dir(benchmark, case):
         c.admin.create_table("t", ["f"], durability=durability)
         return (c, c.table("t")), {}
 
-    def run(c, t):
-        put = t.put
-        for k in keys:
-            put(k, {b"f:q": VALUE})
-        return c
-
-    c = benchmark.pedantic(run, setup=setup, rounds=1, iterations=1)
+    c = benchmark.pedantic(lambda c, t: put_all(c, t, keys), setup=setup, rounds=1,
+                           iterations=1)
     benchmark.extra_info["rows"] = rows
     benchmark.extra_info["puts_per_s"] = rows / benchmark.stats.stats.mean
     c.close()

@@ -131,4 +131,5 @@ if __name__ == "__main__":
     if sys.argv[1] == "cold-get":
         print(json.dumps(run_cold_gets()))
     else:
-        print(json.dumps(run_puts(int(sys.argv[1]), sys.argv[2] if len(sys.argv) > 2 else "default")))
+        config = sys.argv[2] if len(sys.argv) > 2 else "default"
+        print(json.dumps(run_puts(int(sys.argv[1]), config)))
