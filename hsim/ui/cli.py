@@ -26,16 +26,6 @@ def add_ui_flags(p, flag: str = "--ui-port", bind: str = "--ui-bind") -> None:
                    help="address the web UI binds to (default 127.0.0.1)")
 
 
-def open_data_dir(path: str, region_servers: int = 1):
-    """The cluster kept in a data directory, through hsim.storage when this build has it."""
-    try:
-        from hsim.storage import open_cluster
-    except ImportError:
-        raise HsimError(f"--data-dir {path!r}: this build of hsim has no data directory support "
-                        "(hsim.storage.open_cluster); run without --data-dir") from None
-    return open_cluster(path, region_servers=region_servers)
-
-
 def _parser():
     p = SuggestingParser(prog="hsim ui", description=__doc__.split("\n\n")[0])
     p.add_argument("--port", type=int, default=MASTER_INFO_PORT,
@@ -52,10 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     from hsim.ui.server import start
 
     try:
-        if args.data_dir:
-            cluster = open_data_dir(args.data_dir, max(args.servers, 1))
-        else:
-            cluster = Cluster(region_servers=max(args.servers, 1))
+        cluster = Cluster(region_servers=max(args.servers, 1), data_dir=args.data_dir)
         ui = start(cluster, port=args.port, host=args.bind)
     except HsimError as e:
         print(f"hsim ui: {e}", file=sys.stderr)
@@ -66,5 +53,6 @@ def main(argv: list[str] | None = None) -> int:
     print(f"hsim ui: serving {ui.url}", flush=True)
     stop.wait()
     ui.stop()
+    cluster.close()  # with a data directory: everything on disk, the WALs archived
     print("hsim ui: stopped", flush=True)
     return 0

@@ -13,7 +13,6 @@ from hsim.errors import (
     FileSystemVersionError,
     TableInfoMissingError,
 )
-from hsim.storage import open_cluster
 
 from .disk import crash, snapshot
 
@@ -211,7 +210,7 @@ def test_bad_directory_gives_a_clear_error_and_is_left_untouched(tmp_path, damag
 def test_not_a_data_directory(tmp_path):
     (tmp_path / "something").write_text("mine")
     with pytest.raises(FileSystemVersionError):
-        open_cluster(tmp_path)
+        hsim.Cluster(data_dir=tmp_path)
     assert os.listdir(tmp_path) == ["something"]
 
 
