@@ -56,20 +56,23 @@ def recover(dead, assign, now: int) -> CrashReport:
                         report.lost_skip_wal += 1
         region.memstore_heap = 0
         server = assign(region)
-        report.edits_replayed += replay(region, server, recovered, now)
+        report.edits_replayed += replay(region, recovered, now)
         report.regions.append((region.name, server.name))
     wal.archived.extend(f.name for f in wal.files)
     wal.files = [wal.current]
     return report
 
 
-def replay(region, server, cells: list, now: int) -> int:
+def replay(region, cells: list, now: int) -> int:
     """HRegion.replayRecoveredEdits: put the WAL's cells newer than what each store has
-    flushed into the MemStore, then flush them. Returns the cells replayed."""
+    flushed into the MemStore (of the region's server), then flush them. Returns the cells
+    replayed."""
+    flushed = {f: max((sf.max_seq_id for sf in s.files), default=0)
+               for f, s in region.stores.items()}  # each store's newest edit on disk
     replayed = 0
     for c in cells:
         store = region.stores.get(c[1])
-        if store is None or -c[5] <= max((f.max_seq_id for f in store.files), default=0):
+        if store is None or -c[5] <= flushed[c[1]]:
             continue  # already in a store file (or the family is gone)
         region.memstore_changed(store.add(c))
         region.seq_id = max(region.seq_id, -c[5])

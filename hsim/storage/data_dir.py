@@ -190,7 +190,7 @@ class DataDir:
             for r in regions:
                 cells = self.wal_cells.get(r.encoded_name)
                 if cells:
-                    replay(r, r.server, cells, now)
+                    replay(r, cells, now)
         self.tables, self.wal_cells = [], {}
         os.makedirs(os.path.join(self.root, "data"), exist_ok=True)
         vfile = os.path.join(self.root, layout.VERSION_FILE)
