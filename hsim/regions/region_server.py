@@ -68,11 +68,12 @@ class RegionServer:
             self.check_global_memstore(region)
         return cells
 
-    def get(self, region, row: bytes, queries, now: int, io=None, **options) -> list:
+    def get(self, region, row: bytes, queries, now: int, io=None, filt=None,
+            max_versions: int = 1, limits: tuple | None = None) -> list:
         """One Get RPC: the region reads, the server counts one read request."""
         if region.server is not self:
             self._not_serving(region)
-        cells = region.get(row, queries, now, io, **options)
+        cells = region.get(row, queries, now, io, filt, max_versions, limits)
         self.read_rpcs += 1
         self.read_requests += 1
         return cells
