@@ -120,7 +120,7 @@ def _run(argv: list[str]) -> int:
                   params=_params(args.param), variants=args.variants, out=out,
                   plots=not args.no_plots, sensitivity=args.sensitivity)
     if args.ui is not None:
-        from hsim.ui.watch import watch_runs
+        from hsim.scenario.watch import watch_runs
 
         with watch_runs(args.ui, args.ui_bind, hold=sys.stdin.isatty()) as url:
             print(f"hsim run: web UI on {url}", file=sys.stderr, flush=True)

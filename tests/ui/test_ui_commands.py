@@ -14,7 +14,7 @@ from hsim.scenario.runner import run_scenario
 from hsim.shell import Shell
 from hsim.thrift.serve import _parser as serve_parser
 from hsim.ui.cli import MASTER_INFO_PORT
-from hsim.ui.watch import watch_runs
+from hsim.scenario.watch import watch_runs
 
 
 def _get(url):

@@ -1,9 +1,12 @@
-"""`hsim run NAME --ui`: the web UI following the cluster of the variant being run."""
+"""`hsim run NAME --ui`: the web UI (hsim.ui) following the cluster of the variant being run.
+It lives with the scenarios, which build the clusters, so the UI knows nothing of scenarios."""
 
 from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
+
+from hsim.scenario import context
 
 
 @contextmanager
@@ -12,7 +15,6 @@ def watch_runs(port: int, host: str = "127.0.0.1", hold: bool = False):
     built (an empty cluster until the first). Yields the UI's URL. With `hold` (a terminal),
     the last cluster stays on view after the run until Enter or Ctrl-C."""
     from hsim.client.cluster import Cluster
-    from hsim.scenario import context
     from hsim.ui.server import start
 
     ui = start(Cluster(), port=port, host=host)
