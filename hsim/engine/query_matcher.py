@@ -13,9 +13,10 @@ ScanQueryMatcher.preCheck, NormalUserScanQueryMatcher.match, UserScanQueryMatche
 RawScanQueryMatcher, MinorCompactionScanQueryMatcher, MajorCompactionScanQueryMatcher,
 DropDeletesCompactionScanQueryMatcher.tryDropDelete, ScanDeleteTracker, ScanWildcardColumnTracker.
 
-The delete tracker and the version counter are written out inline in each matcher's loop
-rather than shared as objects: these loops run once per cell on every read, flush and
-compaction, and a method call per cell would cost more than the rest of the loop.
+The delete tracker is one object (hsim.engine.delete_tracker), made only for a row that holds a
+tracked marker. The version counter stays inline in each matcher's loop: it runs once per cell
+on every read, flush and compaction, where a method call per cell would cost more than the rest
+of the loop.
 
 Explicit columns are handled as the wildcard tracker plus a qualifier test, except in the one
 corner where HBase's ExplicitColumnTracker.checkVersions differs (MIN_VERSIONS > 0 with expired
@@ -29,9 +30,8 @@ from dataclasses import dataclass
 from itertools import compress, count, groupby, islice
 from operator import eq, itemgetter
 
-from hsim.cell import (
-    DELETE_COLUMN, DELETE_FAMILY, DELETE_FAMILY_VERSION, LATEST_TIMESTAMP, NO_TTL, PUT,
-)
+from hsim.cell import LATEST_TIMESTAMP, NO_TTL, PUT
+from hsim.engine.delete_tracker import COLUMN_DELETED, ScanDeleteTracker
 from hsim.keep_deleted_cells import KeepDeletedCells
 
 _KDC_FALSE, _KDC_TRUE, _KDC_TTL = (KeepDeletedCells.FALSE, KeepDeletedCells.TRUE,
@@ -123,12 +123,7 @@ class UserMatcher:
         see_past = self.see_past
         cols = self.columns
         out = []
-        has_fs = False
-        fam_stamp = 0
-        fam_versions = None
-        del_q = None
-        del_type = 0
-        del_ts = 0
+        deletes = None  # a ScanDeleteTracker from the row's first tracked marker
         cur_q = None
         count = 0
         prev_ts = None
@@ -157,35 +152,17 @@ class UserMatcher:
                 _drop(why, MARKER)
                 # A delete marker: tracked if in (or, without KEEP_DELETED_CELLS, after) the range.
                 if (tr_min <= ts < tr_max) if see_past else (ts >= tr_min):
-                    if not has_fs or ts > fam_stamp:  # ScanDeleteTracker.add
-                        if code == DELETE_FAMILY:
-                            has_fs = True
-                            fam_stamp = ts
-                        elif code == DELETE_FAMILY_VERSION:
-                            if fam_versions is None:
-                                fam_versions = set()
-                            fam_versions.add(ts)
-                        elif not (del_q is not None and code < del_type and q == del_q):
-                            del_q = q
-                            del_type = code
-                            del_ts = ts
+                    if deletes is None:
+                        deletes = ScanDeleteTracker()
+                    deletes.add(code, q, ts)
                 continue
-            # ScanDeleteTracker.isDeleted
-            if has_fs and ts <= fam_stamp:
-                skip_col = _drop(why, DELETED)
-                continue
-            if fam_versions is not None and ts in fam_versions:
-                _drop(why, DELETED)
-                continue
-            if del_q is not None:
-                if q == del_q:
-                    if del_type == DELETE_COLUMN:
-                        skip_col = _drop(why, DELETED)
-                        continue
-                    if ts == del_ts:
-                        _drop(why, DELETED)
-                        continue
-                del_q = None
+            if deletes is not None:
+                deleted = deletes.is_deleted(q, ts)
+                if deleted:
+                    reason = _drop(why, DELETED)
+                    if deleted >= COLUMN_DELETED:
+                        skip_col = reason
+                    continue
             # UserScanQueryMatcher.matchColumn: time range, then column, then versions
             if ts >= tr_max:
                 _drop(why, TIME_RANGE)
@@ -337,12 +314,7 @@ class CompactionMatcher:
         # a cell whose -seq is below this was written after the smallest open read point
         unseen = _NEG_INF if self.max_read_point is None else -self.max_read_point
         out = []
-        has_fs = False
-        fam_stamp = 0
-        fam_versions = None
-        del_q = None
-        del_type = 0
-        del_ts = 0
+        deletes = None  # a ScanDeleteTracker from the row's first tracked marker
         cur_q = None
         count = 0
         prev = None
@@ -373,18 +345,9 @@ class CompactionMatcher:
                     continue
                 # CompactionScanQueryMatcher.trackDelete
                 if kdc is _KDC_FALSE or (kdc is _KDC_TTL and ts < oldest):
-                    if not has_fs or ts > fam_stamp:
-                        if code == DELETE_FAMILY:
-                            has_fs = True
-                            fam_stamp = ts
-                        elif code == DELETE_FAMILY_VERSION:
-                            if fam_versions is None:
-                                fam_versions = set()
-                            fam_versions.add(ts)
-                        elif not (del_q is not None and code < del_type and q == del_q):
-                            del_q = q
-                            del_type = code
-                            del_ts = ts
+                    if deletes is None:
+                        deletes = ScanDeleteTracker()
+                    deletes.add(code, q, ts)
                 if not major:
                     out.append(c)  # minor compactions and flushes keep every marker
                     continue
@@ -401,24 +364,13 @@ class CompactionMatcher:
                 else:
                     dropped["markers"] += 1
                     continue
-            else:
-                if has_fs and ts <= fam_stamp:
-                    skip_col = "deleted"
+            elif deletes is not None:
+                deleted = deletes.is_deleted(q, ts)
+                if deleted:
                     dropped["deleted"] += 1
+                    if deleted >= COLUMN_DELETED:
+                        skip_col = "deleted"
                     continue
-                if fam_versions is not None and ts in fam_versions:
-                    dropped["deleted"] += 1
-                    continue
-                if del_q is not None:
-                    if q == del_q:
-                        if del_type == DELETE_COLUMN:
-                            skip_col = "deleted"
-                            dropped["deleted"] += 1
-                            continue
-                        if ts == del_ts:
-                            dropped["deleted"] += 1
-                            continue
-                    del_q = None
             # ScanWildcardColumnTracker.checkVersions (ignoreCount above the read point)
             if c[5] < unseen:
                 out.append(c)
