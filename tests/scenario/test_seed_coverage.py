@@ -23,6 +23,8 @@ def test_the_claims_are_numbered_1_to_93_with_a_seed_and_section():
     assert sorted(SEED_CLAIMS) == list(range(1, 94))
     for c in SEED_CLAIMS.values():
         assert c.quote and c.section and c.seeds and set(c.seeds) <= set(SEED_DOCUMENTS)
+    # the table is a data file beside its module: an installed package must ship it
+    assert '"hsim.scenario" = ["seed_claims.json"]' in (ROOT / "pyproject.toml").read_text()
 
 
 def test_every_claim_is_shown_or_accounted_for_and_labs_exist():
