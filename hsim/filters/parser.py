@@ -90,22 +90,10 @@ def parse_filter(filter_string: str | bytes) -> Filter:
             ops.append(("(", i))
         elif ch == _SPACE or ch == _TAB:
             pass
-        elif _binary_keyword(buf, i, b"OR"):
-            _reduce(ops, stack, "OR")
-            ops.append(("OR", i))
-            i += 1
-        elif _binary_keyword(buf, i, b"AND"):
-            _reduce(ops, stack, "AND")
-            ops.append(("AND", i))
-            i += 2
-        elif _unary_keyword(buf, i, b"SKIP"):
-            _reduce(ops, stack, "SKIP")
-            ops.append(("SKIP", i))
-            i += 3
-        elif _unary_keyword(buf, i, b"WHILE"):
-            _reduce(ops, stack, "WHILE")
-            ops.append(("WHILE", i))
-            i += 4
+        elif (keyword := _keyword_at(buf, i)) is not None:
+            _reduce(ops, stack, keyword)
+            ops.append((keyword, i))
+            i += len(keyword) - 1
         elif ch == _RPAREN:
             if not ops:
                 raise _error(_MISMATCHED, i)
@@ -143,6 +131,14 @@ def supported_filters() -> list[str]:
 
 
 # --- the operator-precedence machinery (ParseFilter.reduce / popArguments) -------------------
+def _keyword_at(buf: bytes, i: int) -> str | None:
+    """The operator starting at `i` (ParseFilter.checkForOr/And/Skip/While, in that order)."""
+    for word, is_keyword in _KEYWORDS:
+        if is_keyword(buf, i, word):
+            return word.decode()
+    return None
+
+
 def _binary_keyword(buf: bytes, i: int, word: bytes) -> bool:
     end = i + len(word)
     return (
@@ -162,6 +158,10 @@ def _unary_keyword(buf: bytes, i: int, word: bytes) -> bool:
         and (i == 0 or buf[i - 1] in (_SPACE, _RPAREN, _LPAREN))
         and buf[end] in (_SPACE, _LPAREN)
     )
+
+
+_KEYWORDS = ((b"OR", _binary_keyword), (b"AND", _binary_keyword), (b"SKIP", _unary_keyword),
+             (b"WHILE", _unary_keyword))
 
 
 def _reduce(ops, stack, op: str) -> None:
