@@ -53,16 +53,17 @@ class Filter:
         if combines:
             Filter._combiner = cls
 
+    def __new__(cls, *args, **kwargs):
+        """Every filter, built or copied, starts from its `_STATE` (the one place it is set)."""
+        self = super().__new__(cls)
+        self.__dict__.update(cls._STATE)
+        return self
+
     def __getstate__(self):
         state = self.__dict__.copy()
         for name in self._STATE:
             state.pop(name, None)
         return state
-
-    def __setstate__(self, state):
-        self.__dict__.update(state)
-        for name, initial in self._STATE.items():
-            setattr(self, name, initial)
 
     def reset(self) -> None:
         """Forget per-row state; called before each row."""

@@ -76,7 +76,6 @@ class MultipleColumnPrefixFilter(Filter):
         if len(set(sorted_prefixes)) != len(sorted_prefixes):
             raise InvalidArgumentError("prefixes must be distinct")
         self.prefixes = sorted_prefixes
-        self.hint = None
 
     def filter_cell(self, cell: Cell) -> ReturnCode:
         prefixes = self.prefixes
@@ -145,7 +144,6 @@ class ColumnCountGetFilter(Filter):
 
     def __init__(self, limit: int):
         self.limit = _non_negative("limit", limit)
-        self.count = 0
 
     def filter_row_key(self, row: bytes) -> bool:
         return self.count > self.limit
@@ -179,7 +177,6 @@ class ColumnPaginationFilter(Filter):
         else:
             self.offset = -1
             self.column_offset = to_bytes_arg(column_offset)
-        self.count = 0
 
     def filter_cell(self, cell: Cell) -> ReturnCode:
         if self.column_offset is not None:

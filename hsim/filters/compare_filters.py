@@ -42,10 +42,6 @@ class RowFilter(RowKeyDecision, CompareFilter):
 
     _STATE = {"filter_out_row": False}
 
-    def __init__(self, op: CompareOperator | str, comparator: ByteArrayComparable | None):
-        super().__init__(op, comparator)
-        self.filter_out_row = False
-
     def reset(self) -> None:
         self.filter_out_row = False
 

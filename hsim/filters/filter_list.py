@@ -117,7 +117,7 @@ class FilterList(Filter, combines=True):
         return state
 
     def __setstate__(self, state):
-        super().__setstate__(state)
+        self.__dict__.update(state)
         self._forget()
 
     def add_filter(self, f: Filter) -> None:

@@ -23,8 +23,6 @@ class PrefixFilter(RowKeyDecision, Filter):
 
     def __init__(self, prefix: bytes):
         self.prefix = to_bytes_arg(prefix)
-        self.passed_prefix = False
-        self.filter_out_row = True
 
     def filter_row_key(self, row: bytes) -> bool:
         if self.passed_prefix:
@@ -56,7 +54,6 @@ class InclusiveStopFilter(Filter):
 
     def __init__(self, stop_row: bytes):
         self.stop_row = to_bytes_arg(stop_row)
-        self.done = False
 
     def filter_row_key(self, row: bytes) -> bool:
         if self.done:
@@ -85,7 +82,6 @@ class PageFilter(Filter):
         if not isinstance(page_size, int) or page_size < 0:
             raise InvalidArgumentError(f"must be positive {page_size}")
         self.page_size = page_size
-        self.rows_accepted = 0
 
     def filter_row_key(self, row: bytes) -> bool:
         return self.rows_accepted >= self.page_size
@@ -109,9 +105,6 @@ class FirstKeyOnlyFilter(Filter):
     every later cell of the row gets NEXT_ROW too). The shell's `count` uses it."""
 
     _STATE = {"found": False}
-
-    def __init__(self):
-        self.found = False
 
     def reset(self) -> None:
         self.found = False

@@ -28,7 +28,20 @@ def _first_on_row(cell, row: bytes):
     return _new(Cell, (row, cell[1], b"", -LATEST_TIMESTAMP, -CellType.MAXIMUM, 0, b"", NO_TTL))
 
 
-class FuzzyRowFilter(Filter):
+class _RowSeekingFilter(Filter):
+    """A filter that seeks past rows it cannot match to `_hint` (the next row that could),
+    and ends the scan (`done`) once no later row can match."""
+
+    _STATE = {"done": False, "_hint": None}
+
+    def get_next_cell_hint(self, cell: Cell) -> Cell | None:
+        return None if self._hint is None else _first_on_row(cell, self._hint)
+
+    def filter_all_remaining(self) -> bool:
+        return self.done
+
+
+class FuzzyRowFilter(_RowSeekingFilter):
     """Rows matching any (row_key, mask) pair: mask byte 0 means the row's byte there must
     equal row_key's, 1 means any byte; the row may be longer than the key. A row that
     matches no pair is skipped with a seek hint to the next row that could match (forward
@@ -46,7 +59,6 @@ class FuzzyRowFilter(Filter):
                 raise InvalidArgumentError(f"Fuzzy mask {mask!r}: bytes must be 0 or 1")
             # bytes under a 1 are ignored (HBase zeroes them in preprocessing)
             self.pairs.append((bytes(k if m == 0 else 0 for k, m in zip(key, mask)), mask))
-        self.done, self._row, self._code, self._hint = False, None, INCLUDE, None
 
     def filter_cell(self, cell: Cell) -> ReturnCode:
         row = cell[0]
@@ -64,12 +76,6 @@ class FuzzyRowFilter(Filter):
                 else:
                     self.done, self._code = True, NEXT_ROW
         return self._code
-
-    def get_next_cell_hint(self, cell: Cell) -> Cell | None:
-        return None if self._hint is None else _first_on_row(cell, self._hint)
-
-    def filter_all_remaining(self) -> bool:
-        return self.done
 
     def __repr__(self) -> str:
         return f"FuzzyRowFilter({self.pairs!r})"
@@ -162,19 +168,16 @@ def merge_ranges(ranges) -> list:
     return out
 
 
-class MultiRowRangeFilter(Filter):
+class MultiRowRangeFilter(_RowSeekingFilter):
     """Rows in any of `ranges` (RowRange objects or (start, start_incl, stop, stop_incl)
     tuples), merged where they overlap. Between ranges it seeks to the next range's
     start; after the last one the scan ends."""
-
-    _STATE = {"done": False, "_hint": None}
 
     def __init__(self, ranges: list[RowRange]):
         ranges = [r if isinstance(r, RowRange) else RowRange(*r) for r in ranges]
         if not ranges:
             raise InvalidArgumentError("MultiRowRangeFilter needs at least one RowRange")
         self.ranges = merge_ranges(ranges)
-        self.done, self._hint = False, None
 
     def filter_row_key(self, row: bytes) -> bool:
         return self.done
@@ -194,12 +197,6 @@ class MultiRowRangeFilter(Filter):
         self._hint = later[0].start_row
         return SEEK if self._hint > row else NEXT_ROW
 
-    def get_next_cell_hint(self, cell: Cell) -> Cell | None:
-        return None if self._hint is None else _first_on_row(cell, self._hint)
-
-    def filter_all_remaining(self) -> bool:
-        return self.done
-
     def __repr__(self) -> str:
         return f"MultiRowRangeFilter({self.ranges!r})"
 
@@ -212,7 +209,6 @@ class FirstKeyValueMatchingQualifiersFilter(Filter):
 
     def __init__(self, qualifiers: Iterable[bytes]):
         self.qualifiers = frozenset(to_bytes_arg(q) for q in qualifiers)
-        self.found = False
 
     def reset(self) -> None:
         self.found = False
@@ -241,7 +237,6 @@ class RandomRowFilter(RowKeyDecision, Filter):
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise InvalidArgumentError(f"RandomRowFilter seed must be an int, got {seed!r}")
         self.chance, self.seed = float(chance), seed
-        self.filter_out_row = False
 
     def reset(self) -> None:
         self.filter_out_row = False

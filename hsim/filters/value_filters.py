@@ -41,8 +41,6 @@ class SingleColumnValueFilter(Filter):
         self.filter_if_missing = bool(filter_if_missing)
         self.latest_version_only = bool(latest_version_only)
         self._out = out_predicate(self.op, self.comparator)
-        self.found_column = False
-        self.matched_column = False
 
     def reset(self) -> None:
         self.found_column = False
@@ -94,7 +92,6 @@ class ColumnValueFilter(Filter):
         self.op = CompareOperator.of(op)
         self.comparator = as_comparator(comparator)
         self._out = out_predicate(self.op, self.comparator)
-        self.column_found = False
 
     def reset(self) -> None:
         self.column_found = False

@@ -18,10 +18,19 @@ INCLUDE = ReturnCode.INCLUDE
 
 
 class _Wrapper(Filter):
-    """What SKIP and WHILE share: a wrapped filter that transforms the cells it keeps."""
+    """What SKIP and WHILE share: a wrapped filter that transforms the cells it keeps, and a
+    flag its first rejected cell trips (SKIP: drop this row; WHILE: end the scan)."""
+
+    _STATE = {"tripped": False}
 
     def __init__(self, filter: Filter):
         self.filter = filter
+
+    def filter_cell(self, cell: Cell) -> ReturnCode:
+        rc = self.filter.filter_cell(cell)
+        if rc is not INCLUDE:
+            self.tripped = True
+        return rc
 
     def transform_cell(self, cell):
         return self.filter.transform_cell(cell)
@@ -44,24 +53,12 @@ class SkipFilter(_Wrapper):
     """Drops the whole row as soon as the wrapped filter does not INCLUDE one of its cells
     (e.g. SKIP ValueFilter(!=, 'binary:0') drops every row holding a 0 value)."""
 
-    _STATE = {"filter_out_row": False}
-
-    def __init__(self, filter: Filter):
-        super().__init__(filter)
-        self.filter_out_row = False
-
     def reset(self) -> None:
         self.filter.reset()
-        self.filter_out_row = False
-
-    def filter_cell(self, cell: Cell) -> ReturnCode:
-        rc = self.filter.filter_cell(cell)
-        if rc is not INCLUDE:
-            self.filter_out_row = True
-        return rc
+        self.tripped = False
 
     def filter_row(self) -> bool:
-        return self.filter_out_row
+        return self.tripped
 
 
 class WhileMatchFilter(_Wrapper):
@@ -69,32 +66,20 @@ class WhileMatchFilter(_Wrapper):
     a cell (any code but INCLUDE) or a row. Rows before that point come back as usual; the
     row being read when it happens keeps the cells included so far."""
 
-    _STATE = {"done": False}
-
-    def __init__(self, filter: Filter):
-        super().__init__(filter)
-        self.done = False
-
     def reset(self) -> None:
-        self.filter.reset()
+        self.filter.reset()  # `tripped` stays: the scan is over
 
     def filter_all_remaining(self) -> bool:
-        return self.done or self.filter.filter_all_remaining()
+        return self.tripped or self.filter.filter_all_remaining()
 
     def filter_row_key(self, row: bytes) -> bool:
         if self.filter_all_remaining():
             return True
         value = self.filter.filter_row_key(row)
-        self.done = self.done or value
+        self.tripped = self.tripped or value
         return value
-
-    def filter_cell(self, cell: Cell) -> ReturnCode:
-        rc = self.filter.filter_cell(cell)
-        if rc is not INCLUDE:
-            self.done = True
-        return rc
 
     def filter_row(self) -> bool:
         value = self.filter.filter_row()
-        self.done = self.done or value
+        self.tripped = self.tripped or value
         return value
