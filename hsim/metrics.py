@@ -69,6 +69,18 @@ class Metric(NamedTuple):
     description: str
     hbase: str = ""  # the "Server" bean's attribute (MetricsRegionServerSource)
 
+    @property
+    def label(self) -> str:
+        """What views call it: its name in words ("bytes_flushed": "bytes flushed")."""
+        return self.name.replace("_", " ")
+
+    def text(self, value: int) -> str:
+        """`label value` for a view, with the unit unless it is a plain count or the label
+        already says it ("flushes 3", "bytes flushed 4923", "block cache size 512 bytes")."""
+        if self.unit == "count" or self.unit in self.label.split():
+            return f"{self.label} {value}"
+        return f"{self.label} {value} {self.unit}"
+
 
 # The metrics schema: every metric of every record, defined once; the records below are built
 # from it, in its order. Columns: name, unit, records (S server, R region, F store), the name

@@ -32,7 +32,7 @@ put 'bytes_split', '87dc1e131a1369fd', 'f:name', 'user22'
 put 'bytes_split', '00a65dd47e842bcc', 'f:name', 'user23'
 put 'bytes_split', '5e6c9b24829588e0', 'f:name', 'user24'
 # Hex digits are the bytes '0'-'9' (48-57) and 'a'-'f' (97-102): nothing falls between ':' and
-# '`', so the middle regions get no writes at all. Look at the WRITES column.
+# '`', so the middle regions get no writes at all. Look at the WRITE REQUESTS column.
 regions 'bytes_split'
 
 # 2. The same ten regions cut by HexStringSplit, which splits the hex *number* space evenly.

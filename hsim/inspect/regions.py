@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from hsim.errors import InvalidArgumentError, UnknownRegionError
 from hsim.inspect.render import html_table, key_text, text_table
+from hsim.metrics import describe
 
 from typing import TYPE_CHECKING
 
@@ -25,7 +26,7 @@ class RegionRow:
     start_key: bytes
     end_key: bytes
     server: str
-    memstore_bytes: int  # heap bytes, what the flush check compares with the flush size
+    memstore_heap_bytes: int  # what the flush check compares with the flush size
     store_files: int
     store_file_bytes: int
     read_requests: int
@@ -40,23 +41,28 @@ class RegionsView:
     table: str
     regions: list
 
-    _HEADERS = ("#", "REGION (encoded)", "START KEY", "END KEY", "SERVER", "MEMSTORE",
-                "FILES", "FILE BYTES", "READS", "WRITES")
+    # The metric columns, by metric name (their headings: hsim.metrics' labels).
+    METRICS = ("memstore_heap_bytes", "store_files", "store_file_bytes", "read_requests",
+               "write_requests")
+
+    def _headers(self):
+        return ("#", "REGION (encoded)", "START KEY", "END KEY", "SERVER") + tuple(
+            describe(name).label.upper() for name in self.METRICS)
 
     def _rows(self):
         return [(r.index, r.encoded_name, key_text(r.start_key, "(first)"),
-                 key_text(r.end_key, "(last)"), r.server, r.memstore_bytes, r.store_files,
-                 r.store_file_bytes, r.read_requests, r.write_requests) for r in self.regions]
+                 key_text(r.end_key, "(last)"), r.server)
+                + tuple(getattr(r, name) for name in self.METRICS) for r in self.regions]
 
     def __str__(self) -> str:
         servers = len({r.server for r in self.regions})
         head = f"Table {self.table}: {len(self.regions)} region(s) on {servers} server(s)"
-        return "\n".join([head] + text_table(self._HEADERS, self._rows()))
+        return "\n".join([head] + text_table(self._headers(), self._rows()))
 
     __repr__ = __str__
 
     def _repr_html_(self) -> str:
-        return html_table(self._HEADERS, self._rows(), f"Regions of {self.table}")
+        return html_table(self._headers(), self._rows(), f"Regions of {self.table}")
 
 
 def regions(cluster: Cluster, table: str) -> RegionsView:
@@ -65,7 +71,7 @@ def regions(cluster: Cluster, table: str) -> RegionsView:
     for i, r in enumerate(cluster.admin.regions(table)):
         rows.append(RegionRow(
             index=i, name=r.name, encoded_name=r.encoded_name, start_key=r.start_key,
-            end_key=r.end_key, server=r.server, memstore_bytes=r.memstore_bytes,
+            end_key=r.end_key, server=r.server, memstore_heap_bytes=r.memstore_bytes,
             store_files=r.store_file_count, store_file_bytes=r.size,
             read_requests=r.read_requests, write_requests=r.write_requests,
             files_per_family={f: len(v) for f, v in r.store_files.items()}))

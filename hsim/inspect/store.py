@@ -10,6 +10,7 @@ from hsim.errors import NoSuchColumnFamilyError
 from hsim.inspect.hfile_pretty_printer import cell_string
 from hsim.inspect.regions import find_region
 from hsim.inspect.render import html_lines, html_table, key_text, text_table, time_text
+from hsim.metrics import describe
 
 from typing import TYPE_CHECKING
 
@@ -17,6 +18,9 @@ if TYPE_CHECKING:  # what the annotations name; not imported at run time
     from hsim.client.cluster import Cluster
 
 MAX_CELLS_SHOWN = 50
+# The store's counters the view shows, by metric name (labels and units: hsim.metrics).
+COUNTERS = ("flushes", "minor_compactions", "major_compactions", "bytes_flushed",
+            "compaction_bytes_written")
 
 
 @dataclass
@@ -52,7 +56,7 @@ class StoreView:
     memstore_data_bytes: int
     memstore_heap_bytes: int
     files: list
-    counters: dict = field(default_factory=dict)
+    counters: dict = field(default_factory=dict)  # metric name -> value
     timestamps: str = "iso"
 
     _HEADERS = ("#", "FILE", "SIZE", "ENTRIES", "TIME RANGE", "MAX SEQ ID", "FIRST ROW",
@@ -92,9 +96,12 @@ class StoreView:
         lines.append(f"Store files: {len(self.files)} ({total} bytes)")
         if self.files:
             lines += text_table(self._HEADERS, self._rows())
-        if self.counters:
-            lines.append(", ".join(f"{k} {v}" for k, v in self.counters.items()))
-        return lines
+        return lines + self._counter_lines()
+
+    def _counter_lines(self) -> list[str]:
+        if not self.counters:
+            return []
+        return [", ".join(describe(name).text(v) for name, v in self.counters.items())]
 
     def __str__(self) -> str:
         return "\n".join(self._lines())
@@ -105,7 +112,8 @@ class StoreView:
         opts = ", ".join(f"{k} {v}" for k, v in self.options.items())
         return (html_lines([f"Store {self.table}/{self.region}/{self.family} ({opts})"]
                            + self._memstore_lines())
-                + html_table(self._HEADERS, self._rows(), "Store files"))
+                + html_table(self._HEADERS, self._rows(), "Store files")
+                + (html_lines(counters) if (counters := self._counter_lines()) else ""))
 
 
 def family_options(cf) -> dict:
@@ -143,11 +151,7 @@ def store(cluster: Cluster, table: str, region: int | str | bytes, family: bytes
                 bloom_type=rd.bloom_type, index_bytes=rd.index_size, bloom_bytes=rd.bloom_size,
                 data_blocks=rd.data_block_count, is_major=sf.is_major,
                 is_reference=sf.is_reference))
-        c = s.counters
-        counters = {"flushes": c.flushes, "minor compactions": c.minor_compactions,
-                    "major compactions": c.major_compactions,
-                    "bytes flushed": c.bytes_flushed,
-                    "compaction bytes written": c.compaction_bytes_written}
+        counters = {name: getattr(s.counters, name) for name in COUNTERS}
         return StoreView(table=table, region=r.encoded_name,
                          family=s.name.decode("utf-8", "replace"),
                          options=family_options(s.family), memstore_cells=s.memstore.all_cells(),

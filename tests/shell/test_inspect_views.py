@@ -35,7 +35,7 @@ def test_regions_view(cluster):
     v = regions(cluster, "t")
     assert [(r.start_key, r.end_key) for r in v.regions] == [(b"", b"m"), (b"m", b"")]
     assert [r.write_requests for r in v.regions] == [1, 0]
-    assert v.regions[0].memstore_bytes > 0 and v.regions[1].memstore_bytes == 0
+    assert v.regions[0].memstore_heap_bytes > 0 and v.regions[1].memstore_heap_bytes == 0
     assert v.regions[0].server != v.regions[1].server
     text = str(v)
     assert text.startswith("Table t: 2 region(s) on 2 server(s)\n")
@@ -68,6 +68,30 @@ def test_store_view_before_and_after_flush(cluster):
     assert "<table>" in v._repr_html_()
     with pytest.raises(NoSuchColumnFamilyError):
         store(cluster, "t", 0, "g")
+
+
+def test_views_label_their_metrics_from_the_schema(cluster, monkeypatch):
+    """The store and regions views name and unit each counter from hsim.metrics' schema: a
+    changed schema entry reaches the view."""
+    from hsim import metrics
+
+    cluster.admin.create_table("t", ["f"])
+    cluster.table("t").put(b"r", {b"f:q": b"v"})
+    cluster.admin.flush("t")
+    v = store(cluster, "t", 0, "f")
+    assert set(v.counters) <= set(metrics.METRICS)
+    assert "flushes 1, minor compactions 0" in str(v)
+    assert f"bytes flushed {v.counters['bytes_flushed']}," in str(v)
+    monkeypatch.setitem(metrics.METRICS, "bytes_flushed",
+                        metrics.METRICS["bytes_flushed"]._replace(name="flushed", unit="bytes"))
+    monkeypatch.setitem(metrics.METRICS, "flushes",
+                        metrics.METRICS["flushes"]._replace(unit="flushes"))
+    assert f"flushed {v.counters['bytes_flushed']} bytes," in str(v)
+    assert "flushed " in v._repr_html_() and "flushes 1," in str(v)
+    monkeypatch.setitem(metrics.METRICS, "read_requests",
+                        metrics.METRICS["read_requests"]._replace(name="rows_read"))
+    header = str(regions(cluster, "t")).split("\n")[1]
+    assert "ROWS READ" in header and "WRITE REQUESTS" in header and "STORE FILE BYTES" in header
 
 
 def test_hfile_view(cluster):
