@@ -18,7 +18,7 @@ from hsim.client import requests as rq
 from hsim.engine.query_matcher import (CELL_EXPIRED, COLUMN, DELETED, EXPIRED, MARKER,
                                        OVERWRITTEN, TIME_RANGE, VERSIONS)
 from hsim.inspect.render import html_lines, html_table, key_text, text_table, time_text
-from hsim.metrics import IOCounters
+from hsim.metrics import IOCounters, describe
 
 from typing import TYPE_CHECKING
 
@@ -42,12 +42,7 @@ class SourceRead:
     family: str
     source: str  # "memstore" or "#n <file name>"
     decision: str
-    blocks_from_disk: int = 0
-    cache_hits: int = 0
-    bytes_read: int = 0
-    bloom_checks: int = 0
-    bloom_negatives: int = 0
-    bloom_probes: int = 0
+    io: IOCounters = field(default_factory=IOCounters)  # what its reads cost (files only)
 
 
 @dataclass
@@ -67,23 +62,30 @@ class Explain:
     io: IOCounters
     result: list = field(default_factory=list)  # the rows (lists of cells) the read returned
 
-    _HEADERS = ("FAMILY", "SOURCE", "DECISION", "FROM DISK", "FROM CACHE", "BYTES READ",
-                "BLOOM")
+    # Each source's read costs, by metric name (their headings: hsim.metrics' labels).
+    METRICS = ("blocks_read", "cache_hits", "bytes_read")
+
+    def _headers(self):
+        return ("FAMILY", "SOURCE", "DECISION") + tuple(
+            describe(name).label.upper() for name in self.METRICS) + ("BLOOM",)
 
     def _rows(self, region):
         out = []
         for s in self.sources:
             if s.region != region:
                 continue
+            io = s.io
             bloom = "-"
-            if s.bloom_checks:
-                probes = f" ({s.bloom_probes} probes)" if s.bloom_probes > s.bloom_checks else ""
-                bloom = f"{s.bloom_checks} check(s){probes}, " + (
-                    f"{s.bloom_negatives} negative" if s.bloom_negatives else "passed")
-            io = s.source == "memstore" or s.decision.startswith("skipped") and not s.bloom_checks
-            out.append((s.family, s.source, s.decision,
-                        "-" if io else s.blocks_from_disk, "-" if io else s.cache_hits,
-                        "-" if io else s.bytes_read, bloom))
+            if io.bloom_checks:
+                probes = f" ({io.bloom_probes} probes)" if io.bloom_probes > io.bloom_checks \
+                    else ""
+                bloom = f"{io.bloom_checks} check(s){probes}, " + (
+                    f"{io.bloom_negatives} negative" if io.bloom_negatives else "passed")
+            no_io = s.source == "memstore" or s.decision.startswith("skipped") \
+                and not io.bloom_checks
+            out.append((s.family, s.source, s.decision)
+                       + tuple("-" if no_io else getattr(io, name) for name in self.METRICS)
+                       + (bloom,))
         return out
 
     def _summary(self) -> list[str]:
@@ -110,7 +112,7 @@ class Explain:
             lines.append("  (no region was read)")
         for name, server in self.regions:
             lines.append(f"Region {name} on {server}")
-            lines += text_table(self._HEADERS, self._rows(name))
+            lines += text_table(self._headers(), self._rows(name))
         return lines + self._summary()
 
     def __str__(self) -> str:
@@ -121,7 +123,7 @@ class Explain:
     def _repr_html_(self) -> str:
         parts = [html_lines([f"EXPLAIN {self.command}"])]
         for name, server in self.regions:
-            parts.append(html_table(self._HEADERS, self._rows(name),
+            parts.append(html_table(self._headers(), self._rows(name),
                                     f"Region {name} on {server}"))
         return "".join(parts) + html_lines(self._summary())
 
@@ -212,12 +214,7 @@ def _explain(cluster, table, command, queries, run, mode: str) -> Explain:
                 if old is None:
                     old = SourceRead(r.name, fam_text, src, decision)
                     sources.append(old)
-                old.blocks_from_disk += fio.blocks_read
-                old.cache_hits += fio.cache_hits
-                old.bytes_read += fio.bytes_read
-                old.bloom_checks += fio.bloom_checks
-                old.bloom_negatives += fio.bloom_negatives
-                old.bloom_probes += fio.bloom_probes
+                old.io.add(fio)
             else:
                 _, _, cells, visible, why = entry
                 seen += len(cells)

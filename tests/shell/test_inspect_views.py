@@ -119,11 +119,12 @@ def test_explain_get_skips_files_by_bloom_and_counts_blocks(cluster):
     assert ex.io.files_skipped_bloom == 2 and ex.io.bloom_checks == 3
     assert ex.io.bloom_negatives == 2
     read = ex.sources[2]
-    assert read.blocks_from_disk >= 1 and read.cache_hits == 0
+    assert read.io.blocks_read >= 1 and read.io.cache_hits == 0
     assert [c.value for c in ex.result[0]] == [b"v1"]
     assert (ex.cells_seen, ex.cells_kept, ex.rows_returned) == (1, 1, 1)
     again = explain_get(cluster, "t", b"n")  # the blocks are in the block cache now
-    assert again.sources[2].blocks_from_disk == 0 and again.sources[2].cache_hits >= 1
+    assert again.sources[2].io.blocks_read == 0 and again.sources[2].io.cache_hits >= 1
+    assert "BLOCKS READ  CACHE HITS  BYTES READ  BLOOM" in str(again)
     assert again.io.blocks_read == 0
     text = str(again)
     assert text.startswith("EXPLAIN get 't', 'n'\nRegion t,,")
