@@ -193,6 +193,25 @@ ServerMetrics = _record(
     "WAL.", [("name", str)], to_dict=_to_dict)
 
 
+def write_amplification(flushed: int, rewritten: int) -> float:
+    """Bytes written to store files (flushes and compactions) per byte flushed (0 if none)."""
+    return (flushed + rewritten) / flushed if flushed else 0.0
+
+
+class _ServerTotal:
+    """A ClusterMetrics attribute: the server metric of the same name summed over all servers
+    (documented from the schema)."""
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+        self.__doc__ = f"{METRICS[name].description}, over all servers ({METRICS[name].unit})"
+
+    def __get__(self, metrics, owner=None):
+        if metrics is None:
+            return self
+        return sum(getattr(s, self.name) for s in metrics.servers)
+
+
 @dataclass
 class ClusterMetrics:
     """What `cluster.metrics()` returns: every server and region, plus derived ratios."""
@@ -227,31 +246,15 @@ class ClusterMetrics:
         mean = sum(loads) / len(loads) if loads else 0
         return max(loads) / mean if mean else 0.0
 
-    @property
-    def bytes_flushed(self) -> int:
-        """Bytes flushed from memstores over all servers."""
-        return sum(s.bytes_flushed for s in self.servers)
-
-    @property
-    def compaction_bytes_written(self) -> int:
-        """Bytes compactions wrote over all servers."""
-        return sum(s.compaction_bytes_written for s in self.servers)
+    bytes_flushed = _ServerTotal()
+    compaction_bytes_written = _ServerTotal()
+    index_bytes = _ServerTotal()
+    bloom_bytes = _ServerTotal()
 
     @property
     def write_amplification(self) -> float:
         """(bytes flushed + bytes rewritten by compactions) / bytes flushed."""
-        f = self.bytes_flushed
-        return (f + self.compaction_bytes_written) / f if f else 0.0
-
-    @property
-    def index_bytes(self) -> int:
-        """Block index bytes of every store file."""
-        return sum(s.index_bytes for s in self.servers)
-
-    @property
-    def bloom_bytes(self) -> int:
-        """Bloom filter bytes of every store file."""
-        return sum(s.bloom_bytes for s in self.servers)
+        return write_amplification(self.bytes_flushed, self.compaction_bytes_written)
 
     def to_dict(self) -> dict:
         """JSON-ready: servers, regions (keys as toStringBinary) and the derived ratios."""

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from hsim.metrics import write_amplification
+
 
 @dataclass(frozen=True)
 class SimStoreFile:
@@ -58,8 +60,7 @@ class SimResult:
     @property
     def write_amplification(self) -> float:
         """Bytes written to store files (flushes and compactions) per byte flushed."""
-        flushed = self.bytes_flushed
-        return (flushed + self.bytes_rewritten) / flushed if flushed else 0.0
+        return write_amplification(self.bytes_flushed, self.bytes_rewritten)
 
     @property
     def compactions(self) -> int:
