@@ -42,16 +42,21 @@ def zeta(start: int, n: int, theta: float, initial: float = 0.0) -> float:
     return s
 
 
+def _items(kind: str, lo: int, hi: int) -> int:
+    """How many integers [lo, hi] holds; InvalidArgumentError if none (reversed bounds)."""
+    if hi < lo:
+        raise InvalidArgumentError(f"{kind} bounds reversed: [{lo}, {hi}]")
+    return hi - lo + 1
+
+
 class Uniform:
     """UniformLongGenerator: every integer in [lb, ub] equally likely."""
 
     __slots__ = ("lb", "ub", "last_value", "_randrange", "_interval")
 
     def __init__(self, lb: int, ub: int, rng: random.Random):
-        if ub < lb:
-            raise InvalidArgumentError(f"uniform bounds reversed: [{lb}, {ub}]")
+        self._interval = _items("uniform", lb, ub)
         self.lb, self.ub = lb, ub
-        self._interval = ub - lb + 1
         self._randrange = rng.randrange
         self.last_value = None
 
@@ -82,9 +87,7 @@ class Zipfian:
         constant: float = ZIPFIAN_CONSTANT,
         zetan: float | None = None,
     ):
-        items = max_value - min_value + 1
-        if items < 1:
-            raise InvalidArgumentError(f"zipfian needs an item: [{min_value}, {max_value}]")
+        items = _items("zipfian", min_value, max_value)
         self.base = min_value
         self.items = items
         self.theta = constant
@@ -137,10 +140,8 @@ class ScrambledZipfian:
     __slots__ = ("min", "max", "item_count", "last_value", "_gen")
 
     def __init__(self, min_value: int, max_value: int, rng: random.Random):
-        if max_value < min_value:
-            raise InvalidArgumentError(f"scrambled zipfian bounds: {min_value} > {max_value}")
+        self.item_count = _items("scrambled zipfian", min_value, max_value)
         self.min, self.max = min_value, max_value
-        self.item_count = max_value - min_value + 1
         self._gen = Zipfian(0, self.ITEM_COUNT, rng, ZIPFIAN_CONSTANT, self.ZETAN)
         self.last_value = None
 
@@ -232,10 +233,8 @@ class Sequential:
     __slots__ = ("start", "interval", "last_value", "_count")
 
     def __init__(self, start: int, end: int):
-        if end < start:
-            raise InvalidArgumentError(f"sequential bounds reversed: [{start}, {end}]")
+        self.interval = _items("sequential", start, end)
         self.start = start
-        self.interval = end - start + 1
         self._count = 0
         self.last_value = None
 

@@ -192,5 +192,5 @@ def test_bad_bounds_are_rejected():
     rng = random.Random()
     for make in (lambda: Uniform(5, 4, rng), lambda: Zipfian(5, 4, rng),
                  lambda: ScrambledZipfian(5, 4, rng), lambda: Sequential(5, 4)):
-        with pytest.raises(InvalidArgumentError):
+        with pytest.raises(InvalidArgumentError, match=r"bounds reversed: \[5, 4\]"):
             make()
