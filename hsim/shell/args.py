@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from hsim.shell.parser import FOREVER, to_bytes, to_text
+from hsim.shell.parser import FOREVER, ruby_literal, to_bytes, to_text
 from hsim.shell.registry import ShellArgumentError
 
 
@@ -28,13 +28,11 @@ def ruby_class(v) -> str:
 
 
 def ruby_to_s(v) -> str:
-    """Ruby's `to_s`: what `row.to_s.to_java_bytes` starts from."""
+    """Ruby's `to_s`: what `row.to_s.to_java_bytes` starts from (nil.to_s is "")."""
     if v is None:
         return ""
-    if v is True:
-        return "true"
-    if v is False:
-        return "false"
+    if v is True or v is False:
+        return ruby_literal(v)
     return v if isinstance(v, str) else str(v)
 
 

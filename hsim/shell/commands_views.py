@@ -8,7 +8,7 @@ from hsim.bytes import to_string_binary
 from hsim.shell.args import data_bytes, java_bool, java_int, name_text
 from hsim.shell.commands_dml import _cell_string, get_request, scan_request
 from hsim.shell.formatter import column_text
-from hsim.shell.parser import to_text
+from hsim.shell.parser import ruby_literal, to_text
 from hsim.shell.registry import ShellArgumentError, command
 
 
@@ -123,10 +123,8 @@ def _literal(v) -> str:
         if "'" in text and '"' not in text:
             return '"' + text + '"'
         return "'" + text.replace("'", "\\'") + "'"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if v is None:
-        return "nil"
+    if v is True or v is False or v is None:
+        return ruby_literal(v)
     if isinstance(v, list):
         return "[" + ", ".join(_literal(x) for x in v) + "]"
     if isinstance(v, dict):

@@ -266,21 +266,19 @@ class _Parser:
             self.take()
         return k, self.expr()
 
-    # expr := term (('+'|'-') term)*
+    # expr := term (('+'|'-') term)*;  term := unary (('*'|'/') unary)*
     def expr(self):
-        v = self.term()
-        while self.at("op", "+") or self.at("op", "-"):
-            op = self.take()[1]
-            rhs = self.term()
-            v = _arith(v, op, rhs)
-        return v
+        return self._left_assoc(self.term, "+", "-")
 
     def term(self):
-        v = self.unary()
-        while self.at("op", "*") or self.at("op", "/"):
+        return self._left_assoc(self.unary, "*", "/")
+
+    def _left_assoc(self, operand, *ops):
+        """`operand (op operand)*` for one precedence level, grouped left to right."""
+        v = operand()
+        while any(self.at("op", op) for op in ops):
             op = self.take()[1]
-            rhs = self.unary()
-            v = _arith(v, op, rhs)
+            v = _arith(v, op, operand())
         return v
 
     def unary(self):
@@ -426,14 +424,15 @@ def needs_more(text: str) -> bool:
     return False
 
 
+def ruby_literal(v: bool | None) -> str:
+    """How Ruby writes true, false and nil."""
+    return "nil" if v is None else ("true" if v else "false")
+
+
 def ruby_inspect(v) -> str:
     """Ruby's `inspect`, which IRB uses to echo a command's return value (`=> ...`)."""
-    if v is True:
-        return "true"
-    if v is False:
-        return "false"
-    if v is None:
-        return "nil"
+    if v is True or v is False or v is None:
+        return ruby_literal(v)
     if isinstance(v, str):
         return '"' + _inspect_chars(v) + '"'
     if isinstance(v, bytes):
