@@ -53,6 +53,19 @@ def _qualified(column: bytes) -> tuple[bytes, bytes]:
     return family, qualifier
 
 
+def _scanner_open(api: str, *fields: str):
+    """A scannerOpen* RPC that opens a scanner from `fields` (HbaseHandler._open's keywords),
+    given positionally after tableName and before the attributes map."""
+
+    def open_scanner(self, tableName, *args):
+        if len(args) != len(fields) + 1:
+            raise TypeError(f"{api}() takes tableName, {', '.join(fields)} and attributes")
+        return self._open(tableName, **dict(zip(fields, args)))
+
+    open_scanner.__name__ = open_scanner.__qualname__ = api
+    return rpc()(open_scanner)
+
+
 class HbaseHandler:
     """Serves one cluster. Thread-safe: each native call takes the cluster's lock, and open
     scanners are read region by region in batches."""
@@ -335,28 +348,15 @@ class HbaseHandler:
                           caching=scan.caching, batch=scan.batchSize, filter=scan.filterString,
                           reversed=bool(scan.reversed), sort_columns=bool(scan.sortColumns))
 
-    @rpc()
-    def scannerOpen(self, tableName, startRow, columns, attributes):
-        return self._open(tableName, start=startRow, columns=columns)
-
-    @rpc()
-    def scannerOpenWithStop(self, tableName, startRow, stopRow, columns, attributes):
-        return self._open(tableName, start=startRow, stop=stopRow, columns=columns)
-
-    @rpc()
-    def scannerOpenWithPrefix(self, tableName, startAndPrefix, columns, attributes):
-        # Scan(prefix) with WhileMatchFilter(PrefixFilter(prefix)): the rows with the prefix.
-        return self._open(tableName, prefix=startAndPrefix, columns=columns)
-
-    @rpc()
-    def scannerOpenTs(self, tableName, startRow, columns, timestamp, attributes):
-        return self._open(tableName, start=startRow, columns=columns, timestamp=timestamp)
-
-    @rpc()
-    def scannerOpenWithStopTs(self, tableName, startRow, stopRow, columns, timestamp,
-                              attributes):
-        return self._open(tableName, start=startRow, stop=stopRow, columns=columns,
-                          timestamp=timestamp)
+    # The other scannerOpen* calls of Hbase.thrift: each passes some of the Scan's fields, named
+    # here in the order they come after tableName (attributes, last, are not used).
+    scannerOpen = _scanner_open("scannerOpen", "start", "columns")
+    scannerOpenWithStop = _scanner_open("scannerOpenWithStop", "start", "stop", "columns")
+    # Scan(prefix) with WhileMatchFilter(PrefixFilter(prefix)): the rows with the prefix.
+    scannerOpenWithPrefix = _scanner_open("scannerOpenWithPrefix", "prefix", "columns")
+    scannerOpenTs = _scanner_open("scannerOpenTs", "start", "columns", "timestamp")
+    scannerOpenWithStopTs = _scanner_open("scannerOpenWithStopTs", "start", "stop", "columns",
+                                          "timestamp")
 
     def _open(self, table_name, start=None, stop=None, prefix=None, columns=None,
               timestamp=None, caching=None, batch=None, filter=None, reversed=False,

@@ -115,6 +115,8 @@ def test_scanners(client):
     assert [r.row for r in client.scannerGetList(sid, 10)] == [b"a2", b"b1"]
     sid = client.scannerOpenTs(b"t", b"a2", None, 5, {})
     assert client.scannerGetList(sid, 10) == []
+    sid = client.scannerOpenWithStop(b"t", b"a2", b"b1", [b"cf:a"], {})
+    assert [r.row for r in client.scannerGetList(sid, 10)] == [b"a2"]
 
 
 def test_scan_with_tscan_fields(client):
