@@ -74,15 +74,62 @@ OVERWRITTEN = "overwritten (same timestamp)"
 VERSIONS = "beyond VERSIONS"
 
 
-class UserMatcher:
+class _StoreMatcher:
+    """ScanQueryMatcher: what every matcher of a store's rows knows (the time, the family TTL's
+    cut, MIN_VERSIONS) and the rules it applies before its own (preCheck)."""
+
+    __slots__ = ("now", "oldest", "min_versions")
+
+    def expired(self, ts: int) -> bool:
+        """columns.isDone(ts): older than the family TTL, with no MIN_VERSIONS to keep it."""
+        return ts < self.oldest and not self.min_versions
+
+    def lone_put(self, cells: list):
+        """The cell of a row that is one put without a cell TTL (the usual row of a tall
+        table), which a matcher judges without its loop; None for any other row."""
+        if len(cells) == 1:
+            c = cells[0]
+            if c[4] == -PUT and c[7] == NO_TTL:
+                return c
+        return None
+
+    def pre_check(self, cells: list, tally, expired: str, cell_expired: str) -> list:
+        """preCheck's TTL rules: the cells of one row that are not expired.
+
+        Without MIN_VERSIONS a cell older than the family TTL goes, and with it the rest of its
+        column (columns.isDone: the rest is older still); a cell past its own TTL tag goes
+        (isCellTTLExpired). An expired marker masks nothing and an expired put is not counted,
+        so the matchers can drop them before their own rules. `tally` (explain's reasons or a
+        compaction's drop counts, or None) gets `expired` / `cell_expired` per dropped cell."""
+        oldest = self.oldest
+        family_ttl = not self.min_versions and oldest != _NEG_INF \
+            and max(map(_NEG_TS, cells)) > -oldest
+        if not family_ttl and max(map(_TTL, cells)) == NO_TTL:
+            return cells  # the usual row: nothing expired, nothing to tally
+        now = self.now
+        kept = []
+        for c in cells:
+            ts = -c[3]
+            if family_ttl and ts < oldest:
+                reason = expired
+            elif c[7] != NO_TTL and ts + c[7] < now:
+                reason = cell_expired
+            else:
+                kept.append(c)
+                continue
+            if tally is not None:
+                tally[reason] += 1
+        return kept
+
+
+class UserMatcher(_StoreMatcher):
     """NormalUserScanQueryMatcher (or RawScanQueryMatcher) for one store and one request.
 
     `match(cells, why)` also tallies, when given a Counter, the rule that dropped each cell
     it does not return: the one place those rules are written, so `explain` tells what reads
     do."""
 
-    __slots__ = ("now", "oldest", "min_versions", "limit", "tr_min", "tr_max", "see_past",
-                 "columns", "raw")
+    __slots__ = ("limit", "tr_min", "tr_max", "see_past", "columns", "raw")
 
     def __init__(self, family, query: ScanQuery, now: int):
         self.now = now
@@ -104,18 +151,14 @@ class UserMatcher:
     def match(self, cells, why=None) -> list:
         if self.raw:
             return self._match_raw(cells, why)
-        if len(cells) == 1 and why is None:
-            # A row holding one put without a cell TTL (tall tables): the loop below would
-            # include it iff it is in the time range, unexpired (or kept by MIN_VERSIONS) and
-            # in the requested columns.
-            c = cells[0]
-            if c[4] == -PUT and c[7] == NO_TTL:
-                ts = -c[3]
-                if self.tr_min <= ts < self.tr_max and (ts >= self.oldest or self.min_versions) \
-                        and (self.columns is None or c[2] in self.columns):
-                    return cells
-                return []
-        now = self.now
+        if why is None and (c := self.lone_put(cells)) is not None:
+            # the loop below would include it iff it is in the time range, not expired and in
+            # the requested columns
+            ts = -c[3]
+            if self.tr_min <= ts < self.tr_max and not self.expired(ts) \
+                    and (self.columns is None or c[2] in self.columns):
+                return cells
+            return []
         oldest = self.oldest
         minv = self.min_versions
         limit = self.limit
@@ -123,7 +166,7 @@ class UserMatcher:
         tr_max = self.tr_max
         see_past = self.see_past
         cols = self.columns
-        cells = pre_check(cells, oldest, minv, now, why, EXPIRED, CELL_EXPIRED)
+        cells = self.pre_check(cells, why, EXPIRED, CELL_EXPIRED)
         out = []
         deletes = None  # a ScanDeleteTracker from the row's first tracked marker
         for q, column in groupby(cells, _QUALIFIER):
@@ -214,33 +257,6 @@ class UserMatcher:
         return out
 
 
-def pre_check(cells: list, oldest: int, min_versions: int, now: int, tally, expired: str,
-              cell_expired: str) -> list:
-    """ScanQueryMatcher.preCheck's TTL rules: the cells of one row that are not expired.
-
-    Without MIN_VERSIONS a cell older than the family TTL goes, and with it the rest of its
-    column (columns.isDone: the rest is older still); a cell past its own TTL tag goes
-    (isCellTTLExpired). An expired marker masks nothing and an expired put is not counted, so
-    the matchers can drop them before their own rules. `tally` (explain's reasons or a
-    compaction's drop counts, or None) gets `expired` / `cell_expired` per dropped cell."""
-    family_ttl = min_versions == 0 and oldest != _NEG_INF and max(map(_NEG_TS, cells)) > -oldest
-    if not family_ttl and max(map(_TTL, cells)) == NO_TTL:
-        return cells  # the usual row: nothing expired, nothing to tally
-    kept = []
-    for c in cells:
-        ts = -c[3]
-        if family_ttl and ts < oldest:
-            reason = expired
-        elif c[7] != NO_TTL and ts + c[7] < now:
-            reason = cell_expired
-        else:
-            kept.append(c)
-            continue
-        if tally is not None:
-            tally[reason] += 1
-    return kept
-
-
 def _drop(why, reason: str) -> None:
     """SKIP: tally `reason` for this cell when the caller asked why (explain)."""
     if why is not None:
@@ -254,7 +270,7 @@ def _seek_next_col(tally, reason: str, rest, this: int = 1) -> None:
         tally[reason] += this + len(list(rest))
 
 
-class CompactionMatcher:
+class CompactionMatcher(_StoreMatcher):
     """The matcher of flushes and compactions for one store.
 
     `drop_deletes=False` is ScanType.COMPACT_RETAIN_DELETES (flush, minor compaction:
@@ -268,8 +284,8 @@ class CompactionMatcher:
     a put above it is not counted against VERSIONS: what an open scanner still needs survives.
     """
 
-    __slots__ = ("now", "oldest", "min_versions", "max_versions", "kdc", "drop_deletes",
-                 "earliest_put_ts", "purge_ms", "dropped", "max_read_point")
+    __slots__ = ("max_versions", "kdc", "drop_deletes", "earliest_put_ts", "purge_ms", "dropped",
+                 "max_read_point")
 
     def __init__(self, family, now: int, drop_deletes: bool, earliest_put_ts: int = _NEG_INF,
                  time_to_purge_deletes_ms: int = 0, max_read_point: int | None = None):
@@ -305,14 +321,12 @@ class CompactionMatcher:
         return out
 
     def match(self, cells) -> list:
-        if len(cells) == 1:
-            # One put without a cell TTL: kept unless expired with no MIN_VERSIONS to keep it.
-            c = cells[0]
-            if c[4] == -PUT and c[7] == NO_TTL:
-                if -c[3] >= self.oldest or self.min_versions:
-                    return cells
-                self.dropped["expired"] += 1
-                return []
+        if (c := self.lone_put(cells)) is not None:
+            if not self.expired(-c[3]):
+                return cells
+            self.dropped["expired"] += 1
+            return []
+        cells = self.pre_check(cells, self.dropped, "expired", "expired")
         now = self.now
         oldest = self.oldest
         minv = self.min_versions
@@ -324,7 +338,6 @@ class CompactionMatcher:
         dropped = self.dropped
         # a cell whose -seq is below this was written after the smallest open read point
         unseen = _NEG_INF if self.max_read_point is None else -self.max_read_point
-        cells = pre_check(cells, oldest, minv, now, dropped, "expired", "expired")
         out = []
         deletes = None  # a ScanDeleteTracker from the row's first tracked marker
         for q, column in groupby(cells, _QUALIFIER):
