@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import inspect
 import random
 import struct
 
@@ -215,7 +216,11 @@ class KeyDesign:
         return quantile_split_keys(sample, regions)
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(encoding={self.encoding!r})"
+        """The design and its constructor's arguments (each kept as the attribute of the same
+        name), e.g. HashedPrefix(k=1, encoding='long')."""
+        params = list(inspect.signature(type(self).__init__).parameters)[1:]
+        args = ", ".join(f"{p}={getattr(self, p)!r}" for p in params)
+        return f"{type(self).__name__}({args})"
 
 
 class TimestampLead(KeyDesign):
@@ -247,9 +252,6 @@ class _Bucketed(KeyDesign):
     def split_keys(self, regions, sample=None):
         """One boundary per group of buckets; at most one region per bucket."""
         return _even_splits(min(regions, self.buckets), self.buckets, self._prefixes.__getitem__)
-
-    def __repr__(self):
-        return f"{type(self).__name__}(buckets={self.buckets}, encoding={self.encoding!r})"
 
 
 class Salted(_Bucketed):
@@ -318,9 +320,6 @@ class HashedPrefix(KeyDesign):
     def split_keys(self, regions, sample=None):
         return uniform_split_keys(regions, min(self.k, 2))
 
-    def __repr__(self):
-        return f"HashedPrefix(k={self.k}, encoding={self.encoding!r})"
-
 
 class ReversedDigits(KeyDesign):
     name = "reversed"
@@ -335,9 +334,6 @@ class ReversedDigits(KeyDesign):
 
     def split_keys(self, regions, sample=None):
         return decimal_split_keys(regions, 2 if regions <= 100 else 3)
-
-    def __repr__(self):
-        return f"ReversedDigits(width={self.width})"
 
 
 class FieldSwap(KeyDesign):

@@ -52,6 +52,16 @@ def test_every_design_is_registered_with_a_one_line_description():
         assert isinstance(key_design(name).row_key(T0, b"h"), bytes)
 
 
+def test_a_design_shows_its_constructor_arguments():
+    assert repr(key_design("salted", buckets=4, seed=3)) == \
+        "Salted(buckets=4, encoding='long', seed=3)"
+    assert repr(key_design("hashed_prefix", k=2)) == "HashedPrefix(k=2, encoding='long')"
+    assert repr(key_design("reversed")) == "ReversedDigits(width=13)"
+    assert repr(key_design("opentsdb")) == "OpenTsdb()"
+    for name in KEY_DESIGNS:  # every design's arguments are attributes repr can read
+        assert repr(key_design(name)).startswith(type(key_design(name)).__name__ + "(")
+
+
 def test_unknown_design_or_bad_parameters_are_clear_errors():
     with pytest.raises(InvalidArgumentError, match="unknown key design"):
         key_design("nope")
