@@ -3,7 +3,7 @@ compaction keeps. One function per HBase matcher, each a single pass over the ro
 HBase order, emulating HBase's match codes:
 
 - SKIP                -> `continue`
-- SEEK_NEXT_COL       -> `break` out of the column (groupby moves past the rest of it)
+- SEEK_NEXT_COL       -> `skip_col = True; continue` (the rest of this column is skipped)
 - INCLUDE             -> append
 
 The state mirrors HBase's classes: the delete tracker is ScanDeleteTracker (a family stamp, the
@@ -39,7 +39,6 @@ _KDC_FALSE, _KDC_TRUE, _KDC_TTL = (KeepDeletedCells.FALSE, KeepDeletedCells.TRUE
 
 _NEG_INF = -(1 << 63)
 _ROW = itemgetter(0)
-_QUALIFIER = itemgetter(2)
 _NEG_TS = itemgetter(3)
 _TYPE = itemgetter(4)
 _TTL = itemgetter(7)
@@ -74,62 +73,15 @@ OVERWRITTEN = "overwritten (same timestamp)"
 VERSIONS = "beyond VERSIONS"
 
 
-class _StoreMatcher:
-    """ScanQueryMatcher: what every matcher of a store's rows knows (the time, the family TTL's
-    cut, MIN_VERSIONS) and the rules it applies before its own (preCheck)."""
-
-    __slots__ = ("now", "oldest", "min_versions")
-
-    def expired(self, ts: int) -> bool:
-        """columns.isDone(ts): older than the family TTL, with no MIN_VERSIONS to keep it."""
-        return ts < self.oldest and not self.min_versions
-
-    def lone_put(self, cells: list):
-        """The cell of a row that is one put without a cell TTL (the usual row of a tall
-        table), which a matcher judges without its loop; None for any other row."""
-        if len(cells) == 1:
-            c = cells[0]
-            if c[4] == -PUT and c[7] == NO_TTL:
-                return c
-        return None
-
-    def pre_check(self, cells: list, tally, expired: str, cell_expired: str) -> list:
-        """preCheck's TTL rules: the cells of one row that are not expired.
-
-        Without MIN_VERSIONS a cell older than the family TTL goes, and with it the rest of its
-        column (columns.isDone: the rest is older still); a cell past its own TTL tag goes
-        (isCellTTLExpired). An expired marker masks nothing and an expired put is not counted,
-        so the matchers can drop them before their own rules. `tally` (explain's reasons or a
-        compaction's drop counts, or None) gets `expired` / `cell_expired` per dropped cell."""
-        oldest = self.oldest
-        family_ttl = not self.min_versions and oldest != _NEG_INF \
-            and max(map(_NEG_TS, cells)) > -oldest
-        if not family_ttl and max(map(_TTL, cells)) == NO_TTL:
-            return cells  # the usual row: nothing expired, nothing to tally
-        now = self.now
-        kept = []
-        for c in cells:
-            ts = -c[3]
-            if family_ttl and ts < oldest:
-                reason = expired
-            elif c[7] != NO_TTL and ts + c[7] < now:
-                reason = cell_expired
-            else:
-                kept.append(c)
-                continue
-            if tally is not None:
-                tally[reason] += 1
-        return kept
-
-
-class UserMatcher(_StoreMatcher):
+class UserMatcher:
     """NormalUserScanQueryMatcher (or RawScanQueryMatcher) for one store and one request.
 
     `match(cells, why)` also tallies, when given a Counter, the rule that dropped each cell
     it does not return: the one place those rules are written, so `explain` tells what reads
     do."""
 
-    __slots__ = ("limit", "tr_min", "tr_max", "see_past", "columns", "raw")
+    __slots__ = ("now", "oldest", "min_versions", "limit", "tr_min", "tr_max", "see_past",
+                 "columns", "raw")
 
     def __init__(self, family, query: ScanQuery, now: int):
         self.now = now
@@ -151,14 +103,18 @@ class UserMatcher(_StoreMatcher):
     def match(self, cells, why=None) -> list:
         if self.raw:
             return self._match_raw(cells, why)
-        if why is None and (c := self.lone_put(cells)) is not None:
-            # the loop below would include it iff it is in the time range, not expired and in
-            # the requested columns
-            ts = -c[3]
-            if self.tr_min <= ts < self.tr_max and not self.expired(ts) \
-                    and (self.columns is None or c[2] in self.columns):
-                return cells
-            return []
+        if len(cells) == 1 and why is None:
+            # A row holding one put without a cell TTL (tall tables): the loop below would
+            # include it iff it is in the time range, unexpired (or kept by MIN_VERSIONS) and
+            # in the requested columns.
+            c = cells[0]
+            if c[4] == -PUT and c[7] == NO_TTL:
+                ts = -c[3]
+                if self.tr_min <= ts < self.tr_max and (ts >= self.oldest or self.min_versions) \
+                        and (self.columns is None or c[2] in self.columns):
+                    return cells
+                return []
+        now = self.now
         oldest = self.oldest
         minv = self.min_versions
         limit = self.limit
@@ -166,64 +122,76 @@ class UserMatcher(_StoreMatcher):
         tr_max = self.tr_max
         see_past = self.see_past
         cols = self.columns
-        cells = self.pre_check(cells, why, EXPIRED, CELL_EXPIRED)
         out = []
         deletes = None  # a ScanDeleteTracker from the row's first tracked marker
-        for q, column in groupby(cells, _QUALIFIER):
-            count = 0
-            prev_ts = None
-            for c in column:
-                ts = -c[3]
-                code = -c[4]
-                if code != PUT:
-                    _drop(why, MARKER)
-                    # A delete marker: tracked if in (or, without KEEP_DELETED_CELLS, after) the
-                    # range.
-                    if (tr_min <= ts < tr_max) if see_past else (ts >= tr_min):
-                        if deletes is None:
-                            deletes = ScanDeleteTracker()
-                        deletes.add(code, q, ts)
-                    continue
-                if deletes is not None:
-                    deleted = deletes.is_deleted(q, ts)
+        cur_q = None
+        count = 0
+        prev_ts = None
+        skip_col = None  # or the reason the rest of the column is dropped
+        for c in cells:
+            q = c[2]
+            if q != cur_q:
+                cur_q = q
+                count = 0
+                prev_ts = None
+                skip_col = None
+            elif skip_col:  # the rest of the column goes, for the reason it started going
+                if why is not None:
+                    why[skip_col] += 1
+                continue
+            ts = -c[3]
+            if ts < oldest and minv == 0:  # columns.isDone(ts): expired, no MIN_VERSIONS
+                skip_col = _drop(why, EXPIRED)
+                continue
+            ttl = c[7]
+            if ttl != NO_TTL and ts + ttl < now:  # isCellTTLExpired
+                _drop(why, CELL_EXPIRED)
+                continue
+            code = -c[4]
+            if code != PUT:
+                _drop(why, MARKER)
+                # A delete marker: tracked if in (or, without KEEP_DELETED_CELLS, after) the range.
+                if (tr_min <= ts < tr_max) if see_past else (ts >= tr_min):
+                    if deletes is None:
+                        deletes = ScanDeleteTracker()
+                    deletes.add(code, q, ts)
+                continue
+            if deletes is not None:
+                deleted = deletes.is_deleted(q, ts)
+                if deleted:
+                    reason = _drop(why, DELETED)
                     if deleted >= COLUMN_DELETED:
-                        _seek_next_col(why, DELETED, column)
-                        break
-                    if deleted:
-                        _drop(why, DELETED)
-                        continue
-                # UserScanQueryMatcher.matchColumn: time range, then column, then versions
-                if ts >= tr_max:
-                    _drop(why, TIME_RANGE)
+                        skip_col = reason
                     continue
-                if ts < tr_min:
-                    _seek_next_col(why, TIME_RANGE, column)
-                    break
-                if cols is not None and q not in cols:
-                    _seek_next_col(why, COLUMN, column)
-                    break
-                if ts == prev_ts:  # sameAsPreviousTSAndType: an overwritten put
-                    _drop(why, OVERWRITTEN)
-                    continue
-                count += 1
-                if count > limit:
-                    _seek_next_col(why, VERSIONS, column)
-                    break
-                if cols is not None:
-                    # ExplicitColumnTracker.checkVersions: include, and done with the column
-                    # once count >= minVersions and the version is expired
-                    # (INCLUDE_AND_SEEK_NEXT_COL): the older versions go, past MIN_VERSIONS
-                    prev_ts = ts
-                    out.append(c)
-                    if count >= minv and ts < oldest:
-                        _seek_next_col(why, EXPIRED, column, 0)
-                        break
-                elif count <= minv or ts >= oldest:
-                    prev_ts = ts
-                    out.append(c)
-                else:
-                    _seek_next_col(why, EXPIRED, column)  # past MIN_VERSIONS
-                    break
+            # UserScanQueryMatcher.matchColumn: time range, then column, then versions
+            if ts >= tr_max:
+                _drop(why, TIME_RANGE)
+                continue
+            if ts < tr_min:
+                skip_col = _drop(why, TIME_RANGE)
+                continue
+            if cols is not None and q not in cols:
+                skip_col = _drop(why, COLUMN)
+                continue
+            if ts == prev_ts:  # sameAsPreviousTSAndType: an overwritten put
+                _drop(why, OVERWRITTEN)
+                continue
+            count += 1
+            if count > limit:
+                skip_col = _drop(why, VERSIONS)
+                continue
+            if cols is not None:
+                # ExplicitColumnTracker.checkVersions: include, and done with the column once
+                # count >= minVersions and the version is expired (INCLUDE_AND_SEEK_NEXT_COL)
+                prev_ts = ts
+                out.append(c)
+                if count >= minv and ts < oldest:
+                    skip_col = EXPIRED  # the older versions: past MIN_VERSIONS
+            elif count <= minv or ts >= oldest:
+                prev_ts = ts
+                out.append(c)
+            else:
+                skip_col = _drop(why, EXPIRED)  # past MIN_VERSIONS
         return out
 
     def _match_raw(self, cells, why=None) -> list:
@@ -232,45 +200,50 @@ class UserMatcher(_StoreMatcher):
         tr_min = self.tr_min
         tr_max = self.tr_max
         out = []
-        for _q, column in groupby(cells, _QUALIFIER):
-            count = 0
-            prev = None
-            for c in column:
-                ts = -c[3]
-                if ts >= tr_max:
-                    _drop(why, TIME_RANGE)
-                    continue
-                if ts < tr_min:
-                    _seek_next_col(why, TIME_RANGE, column)
-                    break
-                code = -c[4]
-                if prev is not None and prev[0] == ts and prev[1] == code:
-                    _drop(why, OVERWRITTEN)
-                    continue
-                if code == PUT:
-                    count += 1
-                if count > limit:
-                    _seek_next_col(why, VERSIONS, column)
-                    break
-                prev = (ts, code)
-                out.append(c)
+        cur_q = None
+        count = 0
+        prev = None
+        skip_col = None
+        for c in cells:
+            q = c[2]
+            if q != cur_q:
+                cur_q = q
+                count = 0
+                prev = None
+                skip_col = None
+            elif skip_col:
+                if why is not None:
+                    why[skip_col] += 1
+                continue
+            ts = -c[3]
+            if ts >= tr_max:
+                _drop(why, TIME_RANGE)
+                continue
+            if ts < tr_min:
+                skip_col = _drop(why, TIME_RANGE)
+                continue
+            code = -c[4]
+            if prev is not None and prev[0] == ts and prev[1] == code:
+                _drop(why, OVERWRITTEN)
+                continue
+            if code == PUT:
+                count += 1
+            if count > limit:
+                skip_col = _drop(why, VERSIONS)
+                continue
+            prev = (ts, code)
+            out.append(c)
         return out
 
 
-def _drop(why, reason: str) -> None:
-    """SKIP: tally `reason` for this cell when the caller asked why (explain)."""
+def _drop(why, reason: str) -> str:
+    """Tally `reason` when the caller asked why (explain); return it for `skip_col`."""
     if why is not None:
         why[reason] += 1
+    return reason
 
 
-def _seek_next_col(tally, reason: str, rest, this: int = 1) -> None:
-    """SEEK_NEXT_COL: tally `reason` for this cell (unless it was included) and the `rest` of
-    its column, when a tally is kept (explain's, or a compaction's drop counts)."""
-    if tally is not None:
-        tally[reason] += this + len(list(rest))
-
-
-class CompactionMatcher(_StoreMatcher):
+class CompactionMatcher:
     """The matcher of flushes and compactions for one store.
 
     `drop_deletes=False` is ScanType.COMPACT_RETAIN_DELETES (flush, minor compaction:
@@ -284,8 +257,8 @@ class CompactionMatcher(_StoreMatcher):
     a put above it is not counted against VERSIONS: what an open scanner still needs survives.
     """
 
-    __slots__ = ("max_versions", "kdc", "drop_deletes", "earliest_put_ts", "purge_ms", "dropped",
-                 "max_read_point")
+    __slots__ = ("now", "oldest", "min_versions", "max_versions", "kdc", "drop_deletes",
+                 "earliest_put_ts", "purge_ms", "dropped", "max_read_point")
 
     def __init__(self, family, now: int, drop_deletes: bool, earliest_put_ts: int = _NEG_INF,
                  time_to_purge_deletes_ms: int = 0, max_read_point: int | None = None):
@@ -321,12 +294,14 @@ class CompactionMatcher(_StoreMatcher):
         return out
 
     def match(self, cells) -> list:
-        if (c := self.lone_put(cells)) is not None:
-            if not self.expired(-c[3]):
-                return cells
-            self.dropped["expired"] += 1
-            return []
-        cells = self.pre_check(cells, self.dropped, "expired", "expired")
+        if len(cells) == 1:
+            # One put without a cell TTL: kept unless expired with no MIN_VERSIONS to keep it.
+            c = cells[0]
+            if c[4] == -PUT and c[7] == NO_TTL:
+                if -c[3] >= self.oldest or self.min_versions:
+                    return cells
+                self.dropped["expired"] += 1
+                return []
         now = self.now
         oldest = self.oldest
         minv = self.min_versions
@@ -340,62 +315,81 @@ class CompactionMatcher(_StoreMatcher):
         unseen = _NEG_INF if self.max_read_point is None else -self.max_read_point
         out = []
         deletes = None  # a ScanDeleteTracker from the row's first tracked marker
-        for q, column in groupby(cells, _QUALIFIER):
-            count = 0
-            prev = None
-            for c in column:
-                ts = -c[3]
-                code = -c[4]
-                if code != PUT:
-                    if c[5] < unseen:  # "we should not use this delete marker to mask any cell yet"
-                        out.append(c)
-                        continue
-                    # CompactionScanQueryMatcher.trackDelete
-                    if kdc is _KDC_FALSE or (kdc is _KDC_TTL and ts < oldest):
-                        if deletes is None:
-                            deletes = ScanDeleteTracker()
-                        deletes.add(code, q, ts)
-                    if not major:
-                        out.append(c)  # minor compactions and flushes keep every marker
-                        continue
-                    # DropDeletesCompactionScanQueryMatcher.tryDropDelete
-                    if purge > 0 and now - ts <= purge:
-                        out.append(c)
-                        continue
-                    if kdc is _KDC_TRUE or (kdc is _KDC_TTL and ts >= oldest):
-                        if ts < earliest:
-                            _seek_next_col(dropped, "markers", column)
-                            break
-                        # falls through to version counting
-                    else:
+        cur_q = None
+        count = 0
+        prev = None
+        skip_col = None  # None, or the cause tallied for the rest of the column
+        for c in cells:
+            q = c[2]
+            if q != cur_q:
+                cur_q = q
+                count = 0
+                prev = None
+                skip_col = None
+            elif skip_col is not None:
+                dropped[skip_col] += 1
+                continue
+            ts = -c[3]
+            code = -c[4]
+            if ts < oldest and minv == 0:
+                skip_col = "expired"
+                dropped["expired"] += 1
+                continue
+            ttl = c[7]
+            if ttl != NO_TTL and ts + ttl < now:
+                dropped["expired"] += 1
+                continue
+            if code != PUT:
+                if c[5] < unseen:  # "we should not use this delete marker to mask any cell yet"
+                    out.append(c)
+                    continue
+                # CompactionScanQueryMatcher.trackDelete
+                if kdc is _KDC_FALSE or (kdc is _KDC_TTL and ts < oldest):
+                    if deletes is None:
+                        deletes = ScanDeleteTracker()
+                    deletes.add(code, q, ts)
+                if not major:
+                    out.append(c)  # minor compactions and flushes keep every marker
+                    continue
+                # DropDeletesCompactionScanQueryMatcher.tryDropDelete
+                if purge > 0 and now - ts <= purge:
+                    out.append(c)
+                    continue
+                if kdc is _KDC_TRUE or (kdc is _KDC_TTL and ts >= oldest):
+                    if ts < earliest:
+                        skip_col = "markers"
                         dropped["markers"] += 1
                         continue
-                elif deletes is not None:
-                    deleted = deletes.is_deleted(q, ts)
-                    if deleted >= COLUMN_DELETED:
-                        _seek_next_col(dropped, "deleted", column)
-                        break
-                    if deleted:
-                        dropped["deleted"] += 1
-                        continue
-                # ScanWildcardColumnTracker.checkVersions (ignoreCount above the read point)
-                if c[5] < unseen:
-                    out.append(c)
-                    continue
-                if prev is not None and prev[0] == ts and prev[1] == code:
-                    dropped["versions"] += 1
-                    continue
-                if code == PUT:
-                    count += 1
-                if count > maxv:
-                    _seek_next_col(dropped, "versions", column)
-                    break
-                if count <= minv or ts >= oldest:
-                    prev = (ts, code)
-                    out.append(c)
+                    # falls through to version counting
                 else:
-                    _seek_next_col(dropped, "expired", column)
-                    break
+                    dropped["markers"] += 1
+                    continue
+            elif deletes is not None:
+                deleted = deletes.is_deleted(q, ts)
+                if deleted:
+                    dropped["deleted"] += 1
+                    if deleted >= COLUMN_DELETED:
+                        skip_col = "deleted"
+                    continue
+            # ScanWildcardColumnTracker.checkVersions (ignoreCount above the read point)
+            if c[5] < unseen:
+                out.append(c)
+                continue
+            if prev is not None and prev[0] == ts and prev[1] == code:
+                dropped["versions"] += 1
+                continue
+            if code == PUT:
+                count += 1
+            if count > maxv:
+                skip_col = "versions"
+                dropped["versions"] += 1
+                continue
+            if count <= minv or ts >= oldest:
+                prev = (ts, code)
+                out.append(c)
+            else:
+                skip_col = "expired"
+                dropped["expired"] += 1
         return out
 
 
