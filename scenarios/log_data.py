@@ -15,7 +15,8 @@ are found, an upper bound).
 
 from hsim.scenario import Scenario
 from hsim.scenario.criteria import metric, option
-from hsim.scenario.measure import write_spread
+from hsim.scenario.readers import record_write_spread, record_write_throughput
+from hsim.scenario.setup import create_table
 from hsim.scenario.timeseries import history_sample, record_value, time_range_read
 from hsim.workloads.keys import (BucketedTimestamp, FieldSwap, ReverseTimestamp, TimestampLead,
                                 bucket_prefix)
@@ -48,9 +49,8 @@ def run(ctx, variant):
     entities = [b"host%03d" % h + b"ev%02d" % e for h in range(p["hosts"])
                 for e in range(p["events"])]
     history = history_sample(design, entities, ctx.clock.now())
-    ctx.admin.create_table("log", {"d": {}}, split_enabled=False,
-                           split_keys=design.split_keys(p["regions"], history))
-    table = ctx.table("log")
+    table = create_table(ctx, "log", {"d": {}}, split_enabled=False,
+                              split_keys=design.split_keys(p["regions"], history))
     pad = b"m" * max(0, p["value_bytes"] - 8)
     rng = ctx.shared_rng()
     first = ctx.clock.now()
@@ -61,13 +61,8 @@ def run(ctx, variant):
         ctx.tick()
     last = ctx.clock.now()
 
-    spread = write_spread(ctx.cluster, "log")
-    ctx.record("max_server_write_share", spread["max_server_write_share"],
-               "busiest server's write share", "%")
-    ctx.record("write_hotspot_ratio", spread["write_hotspot_ratio"],
-               "write hotspot ratio (max/mean)", "x")
-    ctx.record_cost("write_throughput", ops=ctx.ops, measure="throughput_ops_per_s",
-                    label="simulated write throughput", unit="ops/s")
+    record_write_spread(ctx, "log", "max_server_write_share", "write_hotspot_ratio")
+    record_write_throughput(ctx, ops=ctx.ops)
 
     lo = last - max(1, (last - first) // 100)
     before = ctx.loads()
