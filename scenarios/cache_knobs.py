@@ -28,6 +28,7 @@ from hsim.filters.comparators import BinaryComparator
 from hsim.scenario import Scenario
 from hsim.scenario.criteria import metric
 from hsim.scenario.measure import evict_table_blocks, family_totals, store_file_readers
+from hsim.scenario.parts import by_test
 from hsim.scenario.readers import blocks_since, record_time_per_op
 from hsim.scenario.setup import MANUAL_FLUSHES, create_table, settle
 
@@ -91,12 +92,6 @@ def _cold(ctx, table: str = "t") -> None:
 
 def _files(ctx, table: str) -> list:
     return store_file_readers(ctx.cluster, table)
-
-
-@scenario.run
-def run(ctx, variant):
-    {"cache": _cache, "blocksize": _blocksize, "width": _width, "compression": _compression,
-     "columns": _column_scan, "ops": _ops}[variant["test"]](ctx, variant, ctx.params)
 
 
 def _cache(ctx, variant, p):
@@ -325,6 +320,10 @@ def _ops(ctx, variant, p):
     for _ in table.scan(caching=1000):
         pass
     ctx.record_cost("full_scan_ms", before, ops=1, label="full scan: simulated time")
+
+
+scenario.run(by_test({"cache": _cache, "blocksize": _blocksize, "width": _width,
+                      "compression": _compression, "columns": _column_scan, "ops": _ops}))
 
 
 scenario.claim(

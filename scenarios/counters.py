@@ -17,6 +17,7 @@ under the row lock on the region server (HRegion.increment). Every variant makes
 
 from hsim.scenario import Scenario
 from hsim.scenario.criteria import each, metric
+from hsim.scenario.parts import by_test
 from hsim.scenario.readers import record_time_per_op
 from hsim.scenario.setup import create_table, settle
 from hsim.workloads.distributions import Zipfian
@@ -54,12 +55,6 @@ def _views(ctx, p):
     rng = ctx.shared_rng()
     urls = Zipfian(0, p["urls"] - 1, rng)
     return [(rng.randrange(p["cookies"]), urls.next()) for _ in range(ctx.ops)]
-
-
-@scenario.run
-def run(ctx, variant):
-    {"count": _count, "frequent": _frequent, "constraint": _constraint}[variant["test"]](
-        ctx, variant, ctx.params)
 
 
 def _count(ctx, variant, p):
@@ -190,6 +185,9 @@ def _constraint(ctx, variant, p):
     ctx.record("orders_refused", refused, "orders refused (no such customer)")
     ctx.record_cost("write_throughput", before, ops=ctx.ops, measure="throughput_ops_per_s",
                     label="orders handled per second (simulated)", unit="ops/s")
+
+
+scenario.run(by_test({"count": _count, "frequent": _frequent, "constraint": _constraint}))
 
 
 scenario.claim(

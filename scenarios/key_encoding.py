@@ -19,6 +19,7 @@ import hashlib
 
 from hsim.scenario import Scenario
 from hsim.scenario.criteria import each, metric
+from hsim.scenario.parts import by_test
 from hsim.scenario.readers import record_time_per_op
 from hsim.scenario.setup import create_table, settle
 from hsim.scenario.tallies import region_reads, table_bytes
@@ -73,12 +74,6 @@ BOOK_NUMBER = 1234567890
 MAX_LONG = 2 ** 64 - 1  # 18,446,744,073,709,551,615: the largest unsigned 8-byte number
 DIGITS = (4, 7, 10, 13, 16, 20)
 VALUE = b"v" * 20
-
-
-@scenario.run
-def run(ctx, variant):
-    {"numbers": _numbers, "digest": _digest, "substitution": _substitution, "order": _order,
-     "domain": _domain}[variant["test"]](ctx, variant, ctx.params)
 
 
 def _store(ctx, name, rows):
@@ -269,6 +264,10 @@ def _domain(ctx, variant, p):
     ctx.record("regions_per_org", regions_touched / n, "regions an organisation's read touched")
     ctx.record("rpcs_per_org", io["read_requests"] / n, "read RPCs per organisation")
     record_time_per_op(ctx, "ms_per_org", before, n, "simulated server time per organisation read")
+
+
+scenario.run(by_test({"numbers": _numbers, "digest": _digest, "substitution": _substitution,
+                      "order": _order, "domain": _domain}))
 
 
 scenario.claim(

@@ -20,6 +20,7 @@ import zlib
 from hsim.filters import parse_filter
 from hsim.scenario import Scenario
 from hsim.scenario.criteria import each, metric
+from hsim.scenario.parts import by_test
 from hsim.scenario.readers import record_time_per_op
 from hsim.scenario.setup import create_table, settle
 
@@ -61,12 +62,6 @@ scenario.variant("serialized_record", "one cell: the whole record serialized",
                  test="airport", layout="serialized")
 scenario.variant("timezone_versions", "VERSIONS large; each offset put at its rule's start "
                  "time; read with max timestamp = the event's time", test="timezone")
-
-
-@scenario.run
-def run(ctx, variant):
-    {"ip": _ip, "autocomplete": _autocomplete, "graph": _graph, "geo": _geo,
-     "airport": _airport, "timezone": _timezone}[variant["test"]](ctx, variant, ctx.params)
 
 
 def _reads(ctx, key, label, ask, items):
@@ -339,6 +334,10 @@ def _timezone(ctx, variant, p):
                  lambda q: table.get(q[0], max_versions=1 << 20), asks)
     ctx.record("tz_all_cells", sum(len(g) for g in got) / len(asks),
                "cells per answer (every version)")
+
+
+scenario.run(by_test({"ip": _ip, "autocomplete": _autocomplete, "graph": _graph, "geo": _geo,
+                      "airport": _airport, "timezone": _timezone}))
 
 
 scenario.claim(

@@ -18,6 +18,7 @@ import json
 from hsim.filters import FuzzyRowFilter
 from hsim.scenario import Scenario
 from hsim.scenario.criteria import each, metric
+from hsim.scenario.parts import by_test
 from hsim.scenario.readers import record_time_per_op
 from hsim.scenario.setup import create_table, settle
 from hsim.scenario.tallies import region_reads, table_bytes
@@ -53,12 +54,6 @@ scenario.variant("stream_per_user", "denormalized: each twit written into every 
 
 ADDRESS = 60
 MAX_TS = 2 ** 63 - 1
-
-
-@scenario.run
-def run(ctx, variant):
-    {"order": _orders, "customer": _customers, "twits": _twits}[variant["test"]](
-        ctx, variant, ctx.params)
 
 
 def _order_data(ctx, p):
@@ -278,6 +273,9 @@ def _twits(ctx, variant, p):
                        "simulated server time per timeline read")
     ctx.record("hot_region_read_share", max(reads) / sum(reads),
                "busiest region's share of timeline reads", "%")
+
+
+scenario.run(by_test({"order": _orders, "customer": _customers, "twits": _twits}))
 
 
 scenario.claim(

@@ -20,6 +20,7 @@ at a moment that depends on the flush sizes).
 
 from hsim.scenario import Scenario
 from hsim.scenario.criteria import each, metric
+from hsim.scenario.parts import by_test
 from hsim.scenario.readers import record_time_per_op
 from hsim.scenario.setup import create_table, settle
 
@@ -58,12 +59,6 @@ scenario.variant("update_value", "change one value of each row: one Put", test="
                  rekey=False, config=_FLUSH_ONLY)
 scenario.variant("change_rowkey", "change each row's key: Get the row, Put it under the new "
                  "key, delete the old row", test="rekey", rekey=True, config=_FLUSH_ONLY)
-
-
-@scenario.run
-def run(ctx, variant):
-    {"history": _history, "expiry": _expiry, "cell_ttl": _cell_ttl, "kdc": _kdc,
-     "rekey": _rekey}[variant["test"]](ctx, variant, ctx.params)
 
 
 def _entity(i: int) -> bytes:
@@ -260,6 +255,10 @@ def _rekey(ctx, variant, p):
     ctx.admin.major_compact("t")
     ctx.record("cells_per_row_after_major", sum(len(r) for r in table.scan()) / n,
                "cells per row after a major compaction")
+
+
+scenario.run(by_test({"history": _history, "expiry": _expiry, "cell_ttl": _cell_ttl, "kdc": _kdc,
+                      "rekey": _rekey}))
 
 
 scenario.claim(

@@ -20,6 +20,7 @@ import math
 from hsim.scenario import Scenario
 from hsim.scenario.criteria import each, metric
 from hsim.scenario.measure import write_spread
+from hsim.scenario.parts import by_test
 from hsim.scenario.readers import record_time_per_op, record_write_throughput
 from hsim.scenario.setup import create_table
 from hsim.workloads.keys import quantile_split_keys
@@ -58,12 +59,6 @@ scenario.variant("timestamp_auto", "timestamp keys, one region, splits on", test
                  keys="timestamp", managed=False)
 scenario.variant("timestamp_managed", "timestamp keys, pre-split at yesterday's quantiles, "
                  "splits off", test="skew", keys="timestamp", managed=True)
-
-
-@scenario.run
-def run(ctx, variant):
-    {"import": _import, "pairs": _pairs, "skew": _skew}[variant["test"]](ctx, variant,
-                                                                          ctx.params)
 
 
 _SPREAD = [("max_server_write_share", "busiest server's share of all writes", "%"),
@@ -192,6 +187,9 @@ def _skew(ctx, variant, p):
     else:
         ctx.admin.create_table("t", ["d"])
     _load(ctx, "t", keys, p, balance=not variant["managed"])
+
+
+scenario.run(by_test({"import": _import, "pairs": _pairs, "skew": _skew}))
 
 
 scenario.claim(

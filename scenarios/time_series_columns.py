@@ -18,6 +18,7 @@ reads each visitor's path in one hour and each visitor's search terms.
 from hsim.filters import ColumnRangeFilter
 from hsim.scenario import Scenario
 from hsim.scenario.criteria import metric
+from hsim.scenario.parts import by_test
 from hsim.scenario.readers import record_time_per_op
 from hsim.scenario.setup import create_table, settle
 
@@ -49,11 +50,6 @@ scenario.variant("visit_buckets", "web logs: a row per cookie-timebucket, famili
 START = 1_699_999_200  # seconds, on an hour boundary: every variant's first point
 STEP = 15  # seconds between two points of a metric
 KINDS = (b"r", b"s", b"p", b"z")  # referer, search term, product, checkout
-
-
-@scenario.run
-def run(ctx, variant):
-    (_tsdb if variant["test"] == "tsdb" else _weblog)(ctx, variant, ctx.params)
 
 
 def _cell(layout, m, t):
@@ -187,6 +183,9 @@ def _weblog(ctx, variant, p):
                "blocks read per visitor's search terms")
     record_time_per_op(ctx, "ms_per_term_read", before, n,
                        "simulated server time per visitor's search terms")
+
+
+scenario.run(by_test({"tsdb": _tsdb, "weblog": _weblog}))
 
 
 scenario.claim(

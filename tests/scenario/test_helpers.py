@@ -3,9 +3,10 @@ scenarios used to write by hand, on a real run's cluster."""
 
 import pytest
 
-from hsim.scenario import Scenario
+from hsim.scenario import Scenario, ScenarioError
 from hsim.scenario.context import Run
 from hsim.scenario.criteria import each, metric
+from hsim.scenario.parts import by_test
 from hsim.scenario.readers import (blocks_since, record_time_per_op, record_write_spread,
                                    record_write_throughput)
 from hsim.scenario.setup import MANUAL_FLUSHES, create_table, settle
@@ -116,3 +117,16 @@ def test_each_is_the_same_comparison_for_every_listed_variant_in_order():
     assert both.judge(results) == by_hand.judge(results)
     assert both.judge(results)[0] is False
     assert (each(("a", "b"), "lost") < metric("c", "lost")).variants() == {"a", "b", "c"}
+
+
+def test_by_test_runs_the_test_the_variant_names_and_says_when_there_is_none():
+    sc = Scenario("parts", "a scenario in parts", sizes={"small": 1, "default": 1})
+    sc.variant("a", test="one")
+    sc.variant("b", test="two")
+    seen = []
+    run = by_test({"one": lambda ctx, variant, p: seen.append((variant.name, p["k"]))})
+    ctx = Run(sc, sc.variants[0], ops=1, seed=1, scale=1 / 256, servers=1, params={"k": 7})
+    run(ctx, sc.variants[0])
+    assert seen == [("a", 7)]
+    with pytest.raises(ScenarioError, match="variant 'b' names no test of one"):
+        run(ctx, sc.variants[1])
