@@ -16,9 +16,10 @@ point reads of known records.
 
 from hsim.scenario import Scenario
 from hsim.scenario.criteria import metric, option
-from hsim.scenario.readers import record_write_spread, record_write_throughput
+from hsim.scenario.readers import (record_time_range_read, record_write_spread,
+                                   record_write_throughput)
 from hsim.scenario.setup import create_table
-from hsim.scenario.timeseries import history_sample, record_value, time_range_read
+from hsim.scenario.timeseries import history_sample, record_value
 from hsim.workloads.keys import FieldSwap, HashedPrefix, ReversedDigits, Salted, TimestampLead
 
 scenario = Scenario(
@@ -72,10 +73,7 @@ def run(ctx, variant):
     t0, t1 = written[0][0], written[-1][0] + 1
     lo = t1 - max(1, (t1 - t0) // 100)
     before = ctx.loads()
-    read = time_range_read(table, design, lo, t1, entities)
-    ctx.record("time_range_scans", read["scans"], "time-range read: scans")
-    ctx.record("time_range_rows_read", read["rows_read"], "time-range read: rows read")
-    ctx.record("time_range_rows_wanted", read["rows_wanted"], "time-range read: rows wanted")
+    read = record_time_range_read(ctx, table, design, lo, t1, entities, "time-range read")
     ctx.record_cost("time_range_read_ms", before, ops=read["scans"],
                     label="time-range read: simulated time")
 

@@ -15,9 +15,10 @@ are found, an upper bound).
 
 from hsim.scenario import Scenario
 from hsim.scenario.criteria import metric, option
-from hsim.scenario.readers import record_write_spread, record_write_throughput
+from hsim.scenario.readers import (record_time_range_read, record_write_spread,
+                                   record_write_throughput)
 from hsim.scenario.setup import create_table
-from hsim.scenario.timeseries import history_sample, record_value, time_range_read
+from hsim.scenario.timeseries import history_sample, record_value
 from hsim.workloads.keys import (BucketedTimestamp, FieldSwap, ReverseTimestamp, TimestampLead,
                                 bucket_prefix)
 
@@ -66,10 +67,7 @@ def run(ctx, variant):
 
     lo = last - max(1, (last - first) // 100)
     before = ctx.loads()
-    read = time_range_read(table, design, lo, last, entities)
-    ctx.record("time_range_scans", read["scans"], "last 1% of time: scans")
-    ctx.record("time_range_rows_read", read["rows_read"], "last 1% of time: rows read")
-    ctx.record("time_range_rows_wanted", read["rows_wanted"], "last 1% of time: rows wanted")
+    record_time_range_read(ctx, table, design, lo, last, entities, "last 1% of time")
     ctx.record_cost("time_range_ms", before, ops=1, label="last 1% of time: simulated time")
 
     sample = [entities[rng.randrange(len(entities))] for _ in range(10)]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from hsim.scenario.measure import write_spread
+from hsim.scenario.timeseries import time_range_read
 
 if TYPE_CHECKING:  # what the annotations name; not imported at run time
     from hsim.scenario.context import Run
@@ -54,3 +55,15 @@ def record_write_spread(ctx: Run, table: str, *keys: str) -> dict:
         label, unit = _SPREAD[key]
         ctx.record(key, spread[key], label.format(**spread), unit)
     return spread
+
+
+def record_time_range_read(ctx: Run, table, design, lo: int, hi: int, entities,
+                           what: str) -> dict:
+    """Read every record with lo <= ts < hi the way the row-key design allows
+    (timeseries.time_range_read) and record its scans, rows read and rows wanted, labelled
+    `what`: the cost of a time-range query a key layout imposes."""
+    read = time_range_read(table, design, lo, hi, entities)
+    for key, label in (("scans", "scans"), ("rows_read", "rows read"),
+                       ("rows_wanted", "rows wanted")):
+        ctx.record(f"time_range_{key}", read[key], f"{what}: {label}")
+    return read

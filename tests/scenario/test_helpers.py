@@ -7,10 +7,11 @@ from hsim.scenario import Scenario, ScenarioError
 from hsim.scenario.context import Run
 from hsim.scenario.criteria import each, metric
 from hsim.scenario.parts import by_test
-from hsim.scenario.readers import (blocks_since, record_time_per_op, record_write_spread,
-                                   record_write_throughput)
+from hsim.scenario.readers import (blocks_since, record_time_per_op, record_time_range_read,
+                                   record_write_spread, record_write_throughput)
 from hsim.scenario.setup import MANUAL_FLUSHES, create_table, settle
 from hsim.scenario.tallies import region_reads, table_bytes
+from hsim.scenario.timeseries import record_value
 
 SPLITS = [b"r1", b"r2", b"r3"]
 
@@ -130,3 +131,20 @@ def test_by_test_runs_the_test_the_variant_names_and_says_when_there_is_none():
     assert seen == [("a", 7)]
     with pytest.raises(ScenarioError, match="variant 'b' names no test of one"):
         run(ctx, sc.variants[1])
+
+
+def test_record_time_range_read_records_what_the_design_made_the_reader_scan():
+    from hsim.workloads.keys import TimestampLead
+
+    ctx = _run()
+    design, entities = TimestampLead(), [b"m1", b"m2"]
+    table = create_table(ctx, "ts", ["d"])
+    for i in range(20):
+        ts = ctx.clock.now()
+        table.put(design.row_key(ts, entities[i % 2]), {b"d:v": record_value(ts, b"")})
+        ctx.tick()
+    hi = ctx.clock.now()
+    read = record_time_range_read(ctx, table, design, hi - 5, hi, entities, "last 5 ms")
+    assert ctx.metrics["time_range_rows_wanted"] == read["rows_wanted"] == 5
+    assert ctx.metrics["time_range_rows_read"] == read["rows_read"] >= 5
+    assert ctx.labels["time_range_scans"] == "last 5 ms: scans"
