@@ -18,7 +18,7 @@ under the row lock on the region server (HRegion.increment). Every variant makes
 from hsim.scenario import Scenario
 from hsim.scenario.criteria import each, metric
 from hsim.scenario.parts import by_test
-from hsim.scenario.readers import record_time_per_op
+from hsim.scenario.readers import record_time_per_op, record_write_throughput
 from hsim.scenario.setup import create_table, settle
 from hsim.workloads.distributions import Zipfian
 
@@ -183,8 +183,7 @@ def _constraint(ctx, variant, p):
         ctx.tick()
     ctx.record("orders_written", written, "orders written")
     ctx.record("orders_refused", refused, "orders refused (no such customer)")
-    ctx.record_cost("write_throughput", before, ops=ctx.ops, measure="throughput_ops_per_s",
-                    label="orders handled per second (simulated)", unit="ops/s")
+    record_write_throughput(ctx, before, ctx.ops, label="orders handled per second (simulated)")
 
 
 scenario.run(by_test({"count": _count, "frequent": _frequent, "constraint": _constraint}))
