@@ -20,6 +20,8 @@ import math
 from hsim.scenario import Scenario
 from hsim.scenario.criteria import metric
 from hsim.scenario.measure import blocks_touched, family_totals
+from hsim.scenario.readers import record_time_per_op
+from hsim.scenario.setup import MANUAL_FLUSHES, create_table
 
 scenario = Scenario(
     "bloom_filters",
@@ -29,7 +31,7 @@ scenario = Scenario(
     servers=1,
     scale=1 / 256,
     # flushes come from the scenario (`files` of them), never from sizes; no compactions
-    config={"memstore_flush_size": 1 << 30, "global_memstore_size": 1 << 31,
+    config={**MANUAL_FLUSHES,
             "compaction_min_files": 1000, "blocking_store_files": 100000},
     params={"files": 6, "gets": 0, "columns": 4, "value_bytes": 50},
     derive=lambda p, ops: {"gets": p["gets"] or max(100, ops // 10)},  # 0: a tenth of --ops
@@ -49,8 +51,7 @@ def _row(tag: bytes, i: int) -> bytes:
 def run(ctx, variant):
     p = ctx.params
     bloom = variant["bloom"]
-    ctx.admin.create_table("t", {"d": {"BLOOMFILTER": bloom}}, split_enabled=False)
-    table = ctx.table("t")
+    table = create_table(ctx, "t", {"d": {"BLOOMFILTER": bloom}}, split_enabled=False)
     cols = [b"d:c%d" % c for c in range(p["columns"])]
     value = b"v" * p["value_bytes"]
     per_file = max(1, -(-ctx.ops // p["files"]))  # ceil: exactly `files` flushes
@@ -84,8 +85,8 @@ def run(ctx, variant):
                    f"{label}: blocks from disk per get")
         ctx.record(f"{kind}_blocks", (blocks_touched(ctx.cluster) - before_blocks) / gets,
                    f"{label}: blocks touched per get")
-        ctx.record_cost(f"{kind}_ms", before_loads, ops=gets, per=gets,
-                        label=f"{label}: simulated time per get")
+        record_time_per_op(ctx, f"{kind}_ms", before_loads, gets,
+                           f"{label}: simulated time per get")
         if kind == "missing_row":
             after = family_totals(ctx.cluster, "t")["d"]
             checks = after["bloom_checks"] - before_bloom["bloom_checks"]

@@ -28,6 +28,9 @@ from hsim.filters.comparators import BinaryComparator
 from hsim.scenario import Scenario
 from hsim.scenario.criteria import metric
 from hsim.scenario.measure import evict_table_blocks, family_totals, store_file_readers
+from hsim.scenario.parts import by_test
+from hsim.scenario.readers import blocks_since, record_time_per_op
+from hsim.scenario.setup import MANUAL_FLUSHES, create_table, settle
 
 KiB = 1024
 
@@ -39,7 +42,7 @@ scenario = Scenario(
     servers=1,
     scale=1 / 256,
     # flushes and compactions only where the scenario asks for them
-    config={"memstore_flush_size": 1 << 30, "global_memstore_size": 1 << 31,
+    config={**MANUAL_FLUSHES,
             "compaction_min_files": 1000, "blocking_store_files": 100000},
     params={"reads": 400, "value_bytes": 100, "big_value_bytes": 16 * KiB, "columns": 1000,
             "cache_fraction": 0.5, "ips": 100},
@@ -87,24 +90,8 @@ def _cold(ctx, table: str = "t") -> None:
     evict_table_blocks(ctx.cluster, table)
 
 
-def _finish(ctx, table: str) -> None:
-    ctx.admin.flush(table)
-    ctx.admin.major_compact(table)
-
-
-def _blocks(ctx, since) -> tuple[float, float]:
-    io = ctx.io(since=since)
-    return io["cache_hits"] + io["blocks_read_from_disk"], io["blocks_read_from_disk"]
-
-
 def _files(ctx, table: str) -> list:
     return store_file_readers(ctx.cluster, table)
-
-
-@scenario.run
-def run(ctx, variant):
-    {"cache": _cache, "blocksize": _blocksize, "width": _width, "compression": _compression,
-     "columns": _column_scan, "ops": _ops}[variant["test"]](ctx, variant, ctx.params)
 
 
 def _cache(ctx, variant, p):
@@ -113,9 +100,8 @@ def _cache(ctx, variant, p):
     to the MULTI bucket, where a plain family's re-read blocks live too; IN_MEMORY blocks
     enter the memory bucket instead (LruBlockCache), which scans cannot take over."""
     hot_share = variant["hot_share"]
-    ctx.admin.create_table("t", {"h": {"IN_MEMORY": variant["in_memory"], "BLOCKSIZE": 8 * KiB},
-                                 "b": {}}, split_enabled=False)
-    table = ctx.table("t")
+    table = create_table(ctx, "t", {"h": {"IN_MEMORY": variant["in_memory"], "BLOCKSIZE": 8 * KiB},
+                                    "b": {}}, split_enabled=False)
     rng = ctx.shared_rng()
     cache = ctx.config.block_cache_size
     rows = ctx.ops // 4
@@ -127,7 +113,7 @@ def _cache(ctx, variant, p):
         table.put(b"r%08d" % i, {b"h:v": _value(rng, hot_bytes),
                                  b"b:v": _value(rng, bulk_bytes)})
         ctx.tick()
-    _finish(ctx, "t")
+    settle(ctx, "t")
     data = sum(r.uncompressed_data_size for r in _files(ctx, "t"))
     fams = family_totals(ctx.cluster, "t")
     ctx.record("cache_vs_data", cache / data, "block cache / data", "x")
@@ -159,16 +145,15 @@ def _cache(ctx, variant, p):
 def _blocksize(ctx, variant, p):
     """The same rows, values of `value_bytes` or `big_value_bytes`, in small or default blocks:
     a block holds whole cells, so a value larger than BLOCKSIZE makes a block per cell."""
-    ctx.admin.create_table("t", {"d": {"BLOCKSIZE": variant["block_size"]}},
-                           split_enabled=False)
-    table = ctx.table("t")
+    table = create_table(ctx, "t", {"d": {"BLOCKSIZE": variant["block_size"]}},
+                              split_enabled=False)
     rng = ctx.shared_rng()
     size = p["big_value_bytes"] if variant["big"] else p["value_bytes"]
     rows = max(200, ctx.ops // 8) if variant["big"] else ctx.ops
     for i in range(rows):
         table.put(b"r%08d" % i, {b"d:v": _value(rng, size)})
         ctx.tick()
-    _finish(ctx, "t")
+    settle(ctx, "t")
     files = _files(ctx, "t")
     blocks = sum(f.data_block_count for f in files)
     ctx.record("cells_per_block", rows / blocks, "cells per data block")
@@ -177,7 +162,7 @@ def _blocksize(ctx, variant, p):
     _cold(ctx)
     before = ctx.loads()
     scanned = sum(1 for _ in table.scan(caching=100))
-    total, disk = _blocks(ctx, before)
+    total, disk = blocks_since(ctx, before)
     mb = sum(f.data_size for f in files) / 1e6
     ctx.record("scan_disk_blocks_per_mb", disk / mb, "full scan: blocks from disk per MB")
     ctx.record_cost("scan_ms_per_mb", before, per=mb, label="full scan: simulated time per MB")
@@ -188,8 +173,7 @@ def _blocksize(ctx, variant, p):
 def _width(ctx, variant, p):
     """The same items per user, as a row per item or a column per item; reads of one item and
     of one user's items."""
-    ctx.admin.create_table("t", ["d"], split_enabled=False)
-    table = ctx.table("t")
+    table = create_table(ctx, "t", ["d"], split_enabled=False)
     rng = ctx.shared_rng()
     cols = p["columns"]
     users = max(2, ctx.ops // cols)
@@ -202,7 +186,7 @@ def _width(ctx, variant, p):
             else:
                 table.put(b"u%06d-i%05d" % (u, i), {b"d:v": value})
             ctx.tick()
-    _finish(ctx, "t")
+    settle(ctx, "t")
     targets = [(rng.randrange(users), rng.randrange(cols)) for _ in range(p["reads"] // 4)]
     n = len(targets)
 
@@ -215,18 +199,16 @@ def _width(ctx, variant, p):
     for u, i in targets:  # cold: each read finds its block on disk
         _cold(ctx)
         assert len(one_item(u, i)) == 1
-    total, disk = _blocks(ctx, before)
+    total, disk = blocks_since(ctx, before)
     ctx.record("item_blocks_per_get", total / n, "one item: blocks touched per read")
     ctx.record("item_disk_blocks_per_get", disk / n, "one item, cold: blocks from disk per read")
-    ctx.record_cost("item_cold_ms", before, ops=n, per=n,
-                    label="one item, cold: simulated time per read")
+    record_time_per_op(ctx, "item_cold_ms", before, n, "one item, cold: simulated time per read")
     for u, i in targets:  # warm-up: the same reads load their blocks into the cache
         one_item(u, i)
     before = ctx.loads()
     for u, i in targets:  # warm: every block from the cache
         one_item(u, i)
-    ctx.record_cost("item_warm_ms", before, ops=n, per=n,
-                    label="one item, warm: simulated time per read")
+    record_time_per_op(ctx, "item_warm_ms", before, n, "one item, warm: simulated time per read")
     _cold(ctx)
     before = ctx.loads()
     for u, _ in targets:
@@ -236,23 +218,22 @@ def _width(ctx, variant, p):
             got = [c for row in table.scan(row_prefix=b"u%06d-" % u, caching=cols) for c in row]
         assert len(got) == cols
         _cold(ctx)
-    total, disk = _blocks(ctx, before)
+    total, disk = blocks_since(ctx, before)
     ctx.record("user_blocks_per_read", total / n, "all of a user's items: blocks per read")
-    ctx.record_cost("user_ms", before, ops=n, per=n,
-                    label="all of a user's items, cold: simulated time per read")
+    record_time_per_op(ctx, "user_ms", before, n,
+                       "all of a user's items, cold: simulated time per read")
 
 
 def _compression(ctx, variant, p):
     """Autocomplete-like rows (sorted prefixes, repetitive text): one-cell Gets from disk and a
     prefix scan, uncompressed and GZ."""
-    ctx.admin.create_table("t", {"d": {"COMPRESSION": variant["compression"],
-                                       "BLOCKCACHE": False}}, split_enabled=False)
-    table = ctx.table("t")
+    table = create_table(ctx, "t", {"d": {"COMPRESSION": variant["compression"],
+                                          "BLOCKCACHE": False}}, split_enabled=False)
     rng = ctx.shared_rng()
     for i in range(ctx.ops):
         table.put(b"chi%07d" % i, {b"d:v": _value(rng, p["value_bytes"])})
         ctx.tick()
-    _finish(ctx, "t")
+    settle(ctx, "t")
     files = _files(ctx, "t")
     ctx.record("store_bytes", sum(f.data_size for f in files), "data blocks on disk", "B")
     inflated = sum(f.uncompressed_data_size for f in files) / sum(f.data_block_count
@@ -274,8 +255,7 @@ def _compression(ctx, variant, p):
 
 def _column_scan(ctx, variant, p):
     """Log entries of `ips` addresses; the question: every entry of one IP."""
-    ctx.admin.create_table("t", ["d"], split_enabled=False)
-    table = ctx.table("t")
+    table = create_table(ctx, "t", ["d"], split_enabled=False)
     rng = ctx.shared_rng()
     ips = [b"10.0.%d.%d" % (n // 256, n % 256) for n in range(p["ips"])]
     for i in range(ctx.ops):
@@ -286,7 +266,7 @@ def _column_scan(ctx, variant, p):
         else:
             table.put(b"%08d" % i, {b"d:entry": entry, b"d:ip=" + ip: b"%d" % 0})
         ctx.tick()
-    _finish(ctx, "t")
+    settle(ctx, "t")
     queries = [rng.choice(ips) for _ in range(5)]
     before = ctx.loads()
     found = 0
@@ -298,19 +278,17 @@ def _column_scan(ctx, variant, p):
             tag = QualifierFilter("=", BinaryComparator(b"ip=" + ip))
             rows = table.scan(filter=tag, caching=100)
         found += sum(1 for _ in rows)
-    total, disk = _blocks(ctx, before)
+    total, disk = blocks_since(ctx, before)
     ctx.record("entries_found", found, "entries of the 5 IPs found")
     ctx.record("blocks_per_query", total / len(queries), "blocks touched per IP query")
-    ctx.record_cost("query_ms", before, ops=len(queries), per=len(queries),
-                    label="simulated time per IP query")
+    record_time_per_op(ctx, "query_ms", before, len(queries), "simulated time per IP query")
 
 
 def _ops(ctx, variant, p):
     """The seed's list, each on warm data: (1) Get one serialized record, (2) Get a row's
     columns, (3) the first row at or after a key, (4) increment a counter, (5) scan a range of
     rows, (6) scan the whole table."""
-    ctx.admin.create_table("t", ["r", "c", "n"], split_enabled=False)
-    table = ctx.table("t")
+    table = create_table(ctx, "t", ["r", "c", "n"], split_enabled=False)
     rng = ctx.shared_rng()
     rows = min(ctx.ops, ctx.config.block_cache_size // 2 // 700)  # warm: half the cache
     for i in range(rows):
@@ -319,7 +297,7 @@ def _ops(ctx, variant, p):
                         **{b"c:f%d" % f: _value(rng, p["value_bytes"] // 10) for f in range(10)},
                         b"n:count": (0).to_bytes(8, "big")})
         ctx.tick()
-    _finish(ctx, "t")
+    settle(ctx, "t")
     for _ in table.scan(caching=1000):  # warm: every block in the cache
         pass
     keys = [rng.randrange(rows) for _ in range(p["reads"] // 4)]
@@ -336,12 +314,16 @@ def _ops(ctx, variant, p):
         before = ctx.loads()
         for k in keys:
             op(k)
-        ctx.record_cost(f"{name}_ms", before, ops=len(keys), per=len(keys),
-                        label=f"{name.replace('_', ' ')}: simulated time per op")
+        record_time_per_op(ctx, f"{name}_ms", before, len(keys),
+                           f"{name.replace('_', ' ')}: simulated time per op")
     before = ctx.loads()
     for _ in table.scan(caching=1000):
         pass
     ctx.record_cost("full_scan_ms", before, ops=1, label="full scan: simulated time")
+
+
+scenario.run(by_test({"cache": _cache, "blocksize": _blocksize, "width": _width,
+                      "compression": _compression, "columns": _column_scan, "ops": _ops}))
 
 
 scenario.claim(

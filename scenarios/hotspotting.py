@@ -16,8 +16,10 @@ point reads of known records.
 
 from hsim.scenario import Scenario
 from hsim.scenario.criteria import metric, option
-from hsim.scenario.measure import write_spread
-from hsim.scenario.timeseries import history_sample, record_value, time_range_read
+from hsim.scenario.readers import (record_time_range_read, record_write_spread,
+                                   record_write_throughput)
+from hsim.scenario.setup import create_table
+from hsim.scenario.timeseries import history_sample, record_value
 from hsim.workloads.keys import FieldSwap, HashedPrefix, ReversedDigits, Salted, TimestampLead
 
 scenario = Scenario(
@@ -52,9 +54,8 @@ def run(ctx, variant):
     design = variant["design"](p, ctx.seed)
     entities = [b"metric%03d" % i for i in range(p["entities"])]
     history = history_sample(design, entities, ctx.clock.now())
-    ctx.admin.create_table("ts", {"d": {}}, split_keys=design.split_keys(p["regions"], history),
-                           split_enabled=False)
-    table = ctx.table("ts")
+    table = create_table(ctx, "ts", {"d": {}}, split_keys=design.split_keys(p["regions"], history),
+                              split_enabled=False)
     pad = b"x" * max(0, p["value_bytes"] - 8)
 
     # writes: ops records, one per ms, metrics round robin
@@ -65,26 +66,14 @@ def run(ctx, variant):
         table.put(design.row_key(ts, e), {COLUMN: record_value(ts, pad)}, timestamp=ts)
         written.append((ts, e))
         ctx.tick()
-    spread = write_spread(ctx.cluster, "ts")
-    ctx.record("max_server_write_share", spread["max_server_write_share"],
-               "busiest server's write share", "%")
-    ctx.record("write_hotspot_ratio", spread["write_hotspot_ratio"],
-               "write hotspot ratio (max/mean)", "x")
-    ctx.record("regions_written", spread["regions_written"],
-               f"regions written (of {spread['regions']})")
-    ctx.record("last_region_write_share", spread["last_region_write_share"],
-               "last region's write share", "%")
-    ctx.record_cost("write_throughput", ops=ctx.ops, measure="throughput_ops_per_s",
-                    label="simulated write throughput", unit="ops/s")
+    record_write_spread(ctx, "ts")
+    record_write_throughput(ctx, ops=ctx.ops)
 
     # a time-range read: every record of the last 1% of the span
     t0, t1 = written[0][0], written[-1][0] + 1
     lo = t1 - max(1, (t1 - t0) // 100)
     before = ctx.loads()
-    read = time_range_read(table, design, lo, t1, entities)
-    ctx.record("time_range_scans", read["scans"], "time-range read: scans")
-    ctx.record("time_range_rows_read", read["rows_read"], "time-range read: rows read")
-    ctx.record("time_range_rows_wanted", read["rows_wanted"], "time-range read: rows wanted")
+    read = record_time_range_read(ctx, table, design, lo, t1, entities, "time-range read")
     ctx.record_cost("time_range_read_ms", before, ops=read["scans"],
                     label="time-range read: simulated time")
 

@@ -21,6 +21,8 @@ from hsim.scenario.criteria import metric
 from hsim.filters import SingleColumnValueFilter
 from hsim.filters.comparators import BinaryComparator
 from hsim.scenario.measure import evict_table_blocks, store_file_readers
+from hsim.scenario.readers import record_time_per_op
+from hsim.scenario.setup import create_table, settle
 from hsim.schema import ColumnFamily
 
 scenario = Scenario(
@@ -123,8 +125,7 @@ def run(ctx, variant):
 def _access(ctx, composite: bool):
     """A short key that is useless for the question vs a longer one that answers it: the same
     events (a tenth of --ops, 200 users) in a table, then `queries` users' events read cold."""
-    ctx.admin.create_table("events", ["d"], split_enabled=False)
-    table = ctx.table("events")
+    table = create_table(ctx, "events", ["d"], split_enabled=False)
     rng = ctx.shared_rng()
     users, n = 200, max(1000, ctx.ops // 10)
     for seq in range(n):
@@ -136,8 +137,7 @@ def _access(ctx, composite: bool):
             table.put(seq.to_bytes(8, "big"), {b"d:v": b"e" * 16, b"d:u": u,
                                                b"d:t": ts.to_bytes(8, "big")})
         ctx.tick()
-    ctx.admin.flush("events")
-    ctx.admin.major_compact("events")
+    settle(ctx, "events")
     readers = store_file_readers(ctx.cluster, "events")
     ctx.record("row_key_bytes", 16 if composite else 8, "row key length (mean)", "B")
     ctx.record("index_bytes", sum(r.index_size for r in readers), "block index, HBase 2 keys",
@@ -160,8 +160,8 @@ def _access(ctx, composite: bool):
     ctx.record("query_rows", found, "one user's events: rows found (all queries)")
     ctx.record("query_disk_blocks", io["blocks_read_from_disk"] / len(queries),
                "one user's events: blocks from disk per query")
-    ctx.record_cost("query_ms", before, ops=len(queries), per=len(queries),
-                    label="one user's events: simulated time per query")
+    record_time_per_op(ctx, "query_ms", before, len(queries),
+                       "one user's events: simulated time per query")
 
 
 def _write(cells, family, config, full_first_keys):

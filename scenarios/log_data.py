@@ -15,8 +15,10 @@ are found, an upper bound).
 
 from hsim.scenario import Scenario
 from hsim.scenario.criteria import metric, option
-from hsim.scenario.measure import write_spread
-from hsim.scenario.timeseries import history_sample, record_value, time_range_read
+from hsim.scenario.readers import (record_time_range_read, record_write_spread,
+                                   record_write_throughput)
+from hsim.scenario.setup import create_table
+from hsim.scenario.timeseries import history_sample, record_value
 from hsim.workloads.keys import (BucketedTimestamp, FieldSwap, ReverseTimestamp, TimestampLead,
                                 bucket_prefix)
 
@@ -48,9 +50,8 @@ def run(ctx, variant):
     entities = [b"host%03d" % h + b"ev%02d" % e for h in range(p["hosts"])
                 for e in range(p["events"])]
     history = history_sample(design, entities, ctx.clock.now())
-    ctx.admin.create_table("log", {"d": {}}, split_enabled=False,
-                           split_keys=design.split_keys(p["regions"], history))
-    table = ctx.table("log")
+    table = create_table(ctx, "log", {"d": {}}, split_enabled=False,
+                              split_keys=design.split_keys(p["regions"], history))
     pad = b"m" * max(0, p["value_bytes"] - 8)
     rng = ctx.shared_rng()
     first = ctx.clock.now()
@@ -61,20 +62,12 @@ def run(ctx, variant):
         ctx.tick()
     last = ctx.clock.now()
 
-    spread = write_spread(ctx.cluster, "log")
-    ctx.record("max_server_write_share", spread["max_server_write_share"],
-               "busiest server's write share", "%")
-    ctx.record("write_hotspot_ratio", spread["write_hotspot_ratio"],
-               "write hotspot ratio (max/mean)", "x")
-    ctx.record_cost("write_throughput", ops=ctx.ops, measure="throughput_ops_per_s",
-                    label="simulated write throughput", unit="ops/s")
+    record_write_spread(ctx, "log", "max_server_write_share", "write_hotspot_ratio")
+    record_write_throughput(ctx, ops=ctx.ops)
 
     lo = last - max(1, (last - first) // 100)
     before = ctx.loads()
-    read = time_range_read(table, design, lo, last, entities)
-    ctx.record("time_range_scans", read["scans"], "last 1% of time: scans")
-    ctx.record("time_range_rows_read", read["rows_read"], "last 1% of time: rows read")
-    ctx.record("time_range_rows_wanted", read["rows_wanted"], "last 1% of time: rows wanted")
+    record_time_range_read(ctx, table, design, lo, last, entities, "last 1% of time")
     ctx.record_cost("time_range_ms", before, ops=1, label="last 1% of time: simulated time")
 
     sample = [entities[rng.randrange(len(entities))] for _ in range(10)]

@@ -19,7 +19,10 @@ import zlib
 
 from hsim.filters import parse_filter
 from hsim.scenario import Scenario
-from hsim.scenario.criteria import metric
+from hsim.scenario.criteria import each, metric
+from hsim.scenario.parts import by_test
+from hsim.scenario.readers import record_time_per_op
+from hsim.scenario.setup import create_table, settle
 
 scenario = Scenario(
     "lookup_patterns",
@@ -61,17 +64,6 @@ scenario.variant("timezone_versions", "VERSIONS large; each offset put at its ru
                  "time; read with max timestamp = the event's time", test="timezone")
 
 
-@scenario.run
-def run(ctx, variant):
-    {"ip": _ip, "autocomplete": _autocomplete, "graph": _graph, "geo": _geo,
-     "airport": _airport, "timezone": _timezone}[variant["test"]](ctx, variant, ctx.params)
-
-
-def _ready(ctx, name):
-    ctx.admin.flush(name)
-    ctx.admin.major_compact(name)
-
-
 def _reads(ctx, key, label, ask, items):
     """Ask each item, recording blocks touched and simulated time per request."""
     before = ctx.loads()
@@ -82,16 +74,14 @@ def _reads(ctx, key, label, ask, items):
     ctx.record(f"{key}_blocks", (io["cache_hits"] + io["blocks_read_from_disk"]) / n,
                f"{label}: blocks per request")
     ctx.record(f"{key}_requests", io["read_requests"] / n, f"{label}: read RPCs per request")
-    ctx.record_cost(f"{key}_ms", before, ops=n, per=n,
-                    label=f"{label}: simulated time per request")
+    record_time_per_op(ctx, f"{key}_ms", before, n, f"{label}: simulated time per request")
     return answers
 
 
 def _ip(ctx, variant, p):
     """IP blocks of random sizes cover the address space; each lookup names an address."""
     rng = ctx.shared_rng()
-    ctx.admin.create_table("ip", ["d"])
-    table = ctx.table("ip")
+    table = create_table(ctx, "ip", ["d"])
     bounds, upper = [], 0
     span = (1 << 32) // ctx.ops
     for n in range(ctx.ops):
@@ -100,7 +90,7 @@ def _ip(ctx, variant, p):
         table.put(b"%08x" % upper, {b"d:isp": b"isp%04d" % (n % 500), b"d:lat": b"%d" % n,
                                     b"d:lon": b"%d" % n, b"d:quadkey": b"0123%08d" % n})
         ctx.tick()
-    _ready(ctx, "ip")
+    settle(ctx, "ip")
     asks = [rng.randrange(bounds[-1] + 1) for _ in range(p["queries"])]
     truth = [next(b for b in bounds if b >= a) for a in asks]  # the block it lies in
 
@@ -129,8 +119,7 @@ def _autocomplete(ctx, variant, p):
     for t in titles:
         for k in range(3, min(len(t), 8) + 1):
             top.setdefault(t[:k], []).append(t)
-    ctx.admin.create_table("title_autocomp", {"j": {"VERSIONS": 1, "BLOOMFILTER": "ROW"}})
-    table = ctx.table("title_autocomp")
+    table = create_table(ctx, "title_autocomp", {"j": {"VERSIONS": 1, "BLOOMFILTER": "ROW"}})
     ctx.expect(len(top) + p["queries"])
     for prefix, ts in sorted(top.items()):
         best = sorted(ts, key=lambda t: -rank[t])[:10]
@@ -139,7 +128,7 @@ def _autocomplete(ctx, variant, p):
         else:
             table.put(prefix, {b"j:%d" % i: t for i, t in enumerate(best)})
         ctx.tick()
-    _ready(ctx, "title_autocomp")
+    settle(ctx, "title_autocomp")
     prefixes = sorted(top)
     asks = [prefixes[rng.randrange(len(prefixes))] for _ in range(p["queries"])]
     got = _reads(ctx, "complete", "a prefix's completions", lambda x: table.get(x), asks)
@@ -165,8 +154,7 @@ def _graph(ctx, variant, p):
         links.setdefault(src, set()).add(rng.randrange(nodes))
     layout = variant["layout"]
     bloom = "ROWCOL" if layout == "edges" else "ROW"
-    ctx.admin.create_table("links", {"l": {"BLOOMFILTER": bloom}})
-    table = ctx.table("links")
+    table = create_table(ctx, "links", {"l": {"BLOOMFILTER": bloom}})
     node = b"page%06d".__mod__
     for src, intos in sorted(links.items()):
         if layout == "edges":
@@ -179,7 +167,7 @@ def _graph(ctx, variant, p):
                 row = node(src) + (_shard(node(i), p["shards"]) if layout == "sharded" else b"")
                 table.put(row, {b"l:" + node(i): b""})
         ctx.tick(len(intos))
-    _ready(ctx, "links")
+    settle(ctx, "links")
     srcs = sorted(links)
     hits = [(s, rng.choice(sorted(links[s]))) for s in
             (srcs[rng.randrange(len(srcs))] for _ in range(p["queries"] // 2))]
@@ -247,8 +235,7 @@ def _geo(ctx, variant, p):
         x = min(max(cx + rng.gauss(0, 0.01), 0), 0.999999)
         y = min(max(cy + rng.gauss(0, 0.01), 0), 0.999999)
         points.append((b"pt%07d" % n, _quadkey(x, y, 12)))
-    ctx.admin.create_table("geo", ["d"])
-    table = ctx.table("geo")
+    table = create_table(ctx, "geo", ["d"])
     tiles: dict = {}
     for pid, qk in points:
         tiles[qk[:6]] = tiles.get(qk[:6], 0) + 1
@@ -260,7 +247,7 @@ def _geo(ctx, variant, p):
     if variant["quadkey"]:  # the rollup of every zoom-12 key under its zoom-6 prefix
         for tile, count in sorted(tiles.items()):
             table.put(tile, {b"d:count": b"%d" % count})
-    _ready(ctx, "geo")
+    settle(ctx, "geo")
     asks = sorted(tiles)
     asks = [asks[rng.randrange(len(asks))] for _ in range(max(5, p["queries"] // 20))]
 
@@ -307,7 +294,7 @@ def _airport(ctx, variant, p):
             table.put(a, {b"d:": json.dumps({n.decode(): v.decode() for n, v in rec.items()})
                           .encode()})
         ctx.tick()
-    _ready(ctx, "airports")
+    settle(ctx, "airports")
     asks = [ids[rng.randrange(len(ids))] for _ in range(p["queries"])]
     one = {"families": b"f0:", "qualifiers": b"d:f0", "serialized": b"d:"}[layout]
     got = _reads(ctx, "record", "a whole record", lambda a: table.get(a), asks)
@@ -325,8 +312,7 @@ def _timezone(ctx, variant, p):
     Asked: an event's offset, by versions (max timestamp = event time) and, to compare, by
     reading every version and picking on the client."""
     rng = ctx.shared_rng()
-    ctx.admin.create_table("tz", {"tzoff": {"VERSIONS": 1 << 20}})
-    table = ctx.table("tz")
+    table = create_table(ctx, "tz", {"tzoff": {"VERSIONS": 1 << 20}})
     rules: dict = {}
     airports = [b"iata%05d" % n for n in range(max(1, ctx.ops // 10))]
     for a in airports:
@@ -335,7 +321,7 @@ def _timezone(ctx, variant, p):
         for t, off in rules[a]:
             table.put(a, {b"tzoff:": b"%d" % off}, timestamp=t)
         ctx.tick(10)
-    _ready(ctx, "tz")
+    settle(ctx, "tz")
     asks = [(a, rng.randrange(rules[a][0][0], 10 ** 9)) for a in
             (airports[rng.randrange(len(airports))] for _ in range(p["queries"]))]
     truth = [max(r for r in rules[a] if r[0] <= t)[1] for a, t in asks]
@@ -348,6 +334,10 @@ def _timezone(ctx, variant, p):
                  lambda q: table.get(q[0], max_versions=1 << 20), asks)
     ctx.record("tz_all_cells", sum(len(g) for g in got) / len(asks),
                "cells per answer (every version)")
+
+
+scenario.run(by_test({"ip": _ip, "autocomplete": _autocomplete, "graph": _graph, "geo": _geo,
+                      "airport": _airport, "timezone": _timezone}))
 
 
 scenario.claim(
@@ -383,9 +373,7 @@ scenario.claim(
     seed="002", section="Wikipedia: Corpus and Graph > Graph Data",
     quote="An edge list gives you fast \"are these two nodes connected\" lookups, using the "
           "bloom filter on misses and read cache for frequent hits.",
-    criterion=(metric("edge_list", "connected_right") == 1)
-              & (metric("adjacency_rows", "connected_right") == 1)
-              & (metric("serialized_list", "connected_right") == 1)
+    criterion=(each(("edge_list", "adjacency_rows", "serialized_list"), "connected_right") == 1)
               & (metric("edge_list", "miss_blocks") < 0.5 * metric("adjacency_rows", "miss_blocks"))
               & (metric("edge_list", "miss_ms") < metric("serialized_list", "miss_ms")),
     covers=(76,))
@@ -421,7 +409,7 @@ scenario.claim(
     seed="002", section="Geographic Data > Multi-scale indexing",
     quote="Compute a summary, and store it under the truncate key -- i.e. store the rollup of "
           "'012312000' to '012312333' under '012312'.",
-    criterion=(metric("quadkey", "area_right") == 1) & (metric("point_id", "area_right") == 1)
+    criterion=(each(("quadkey", "point_id"), "area_right") == 1)
               & (metric("quadkey", "area_blocks") < 0.25 * metric("point_id", "area_blocks"))
               & (metric("quadkey", "summary_right") == 1)
               & (metric("quadkey", "summary_blocks") <= 2),

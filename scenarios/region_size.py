@@ -20,8 +20,10 @@ the balancer runs every twentieth of the load as its chore would.
 import hashlib
 
 from hsim.scenario import Scenario
-from hsim.scenario.criteria import metric
+from hsim.scenario.criteria import each, metric
 from hsim.scenario.measure import write_spread
+from hsim.scenario.readers import record_write_throughput
+from hsim.scenario.setup import create_table, settle
 
 BOOK_REGIONS = 256  # 1 TB / 4 GB
 # BLOCKSIZE scaled down with the regions: a region splits at the mid key of its largest file's
@@ -96,20 +98,17 @@ def run(ctx, variant):
     ctx.record("max_server_write_share",
                write_spread(ctx.cluster, "t")["max_server_write_share"],
                "busiest server's share of the writes", "%")
-    ctx.record_cost("write_throughput", before, ops=ctx.ops, measure="throughput_ops_per_s",
-                    label="simulated write throughput", unit="ops/s")
+    record_write_throughput(ctx, before, ctx.ops)
 
 
 def _bytes_per_record(ctx, keys, p) -> int:
     """How big the table will be, estimated as a user would: store a sample of records,
     major-compact, and divide the store file bytes (the table is then dropped)."""
-    ctx.admin.create_table("probe", _FAMILY, split_enabled=False)
-    probe = ctx.table("probe")
+    probe = create_table(ctx, "probe", _FAMILY, split_enabled=False)
     sample = keys[:512]
     for key in sample:
         probe.put(key, {b"d:v": b"v" * p["value_bytes"]})
-    ctx.admin.flush("probe")
-    ctx.admin.major_compact("probe")
+    settle(ctx, "probe")
     size = sum(r.store_file_bytes for r in ctx.cluster.metrics().regions if r.table == "probe")
     ctx.admin.disable_table("probe")
     ctx.admin.delete_table("probe")
@@ -149,8 +148,7 @@ scenario.claim(
     quote="For example, suppose you have 16 region servers and your table size is 1 TB. You can "
           "set the maximum file size of each region to be 4GB (``hbase.hregion.max.filesize = "
           "4294967296``), which will mean each of the 16 region servers will have 256 regions.",
-    criterion=(metric("presplit_4g", "mean_regions_per_server") >= 0.9 * 256)
-              & (metric("region_4g", "mean_regions_per_server") >= 0.9 * 256),
+    criterion=each(("presplit_4g", "region_4g"), "mean_regions_per_server") >= 0.9 * 256,
     covers=(83,))
 
 scenario.claim(

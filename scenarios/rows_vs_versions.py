@@ -19,7 +19,10 @@ at a moment that depends on the flush sizes).
 """
 
 from hsim.scenario import Scenario
-from hsim.scenario.criteria import metric
+from hsim.scenario.criteria import each, metric
+from hsim.scenario.parts import by_test
+from hsim.scenario.readers import record_time_per_op
+from hsim.scenario.setup import create_table, settle
 
 MINUTE = 60_000
 LONG_MAX = (1 << 63) - 1
@@ -58,12 +61,6 @@ scenario.variant("change_rowkey", "change each row's key: Get the row, Put it un
                  "key, delete the old row", test="rekey", rekey=True, config=_FLUSH_ONLY)
 
 
-@scenario.run
-def run(ctx, variant):
-    {"history": _history, "expiry": _expiry, "cell_ttl": _cell_ttl, "kdc": _kdc,
-     "rekey": _rekey}[variant["test"]](ctx, variant, ctx.params)
-
-
 def _entity(i: int) -> bytes:
     return b"sensor%05d" % i
 
@@ -72,8 +69,7 @@ def _history(ctx, variant, p):
     """The same readings stored as rows or as versions; the same three questions asked."""
     rows = variant["rows"]
     family = {"d": {} if rows else {"VERSIONS": INT_MAX}}
-    ctx.admin.create_table("history", family)
-    table = ctx.table("history")
+    table = create_table(ctx, "history", family)
     start, keys, step = ctx.clock.now(), p["keys"], p["interval_s"] * 1000
     pad = b"r" * p["value_bytes"]
     ctx.expect(ctx.ops + 3 * p["queries"])
@@ -85,8 +81,7 @@ def _history(ctx, variant, p):
         else:
             table.put(key, {b"d:v": value}, timestamp=ts)
         ctx.tick()
-    ctx.admin.flush("history")
-    ctx.admin.major_compact("history")
+    settle(ctx, "history")
     end = start + ((ctx.ops - 1) // keys) * step
     rng = ctx.shared_rng()
     asks = [(_entity(rng.randrange(keys)), rng.randrange(start, end + 1))
@@ -120,8 +115,8 @@ def _history(ctx, variant, p):
         io = ctx.io(since=before)
         ctx.record(f"{name}_blocks_per_query", (io["cache_hits"] + io["blocks_read_from_disk"])
                    / len(asks), f"{name.replace('_', ' ')} reading: blocks per query")
-        ctx.record_cost(f"{name}_ms_per_query", before, ops=len(asks), per=len(asks),
-                        label=f"{name.replace('_', ' ')} reading: simulated time per query")
+        record_time_per_op(ctx, f"{name}_ms_per_query", before, len(asks),
+                           f"{name.replace('_', ' ')} reading: simulated time per query")
     ctx.record("answers_right", right / (2 * len(asks)), "latest and as-of answers right", "%")
     sample = sorted({k for k, _ in asks})
     before = ctx.loads()
@@ -130,8 +125,8 @@ def _history(ctx, variant, p):
     ctx.record("history_kept", kept / sum(len(range(i, ctx.ops, keys)) for i in
                                           (int(k[6:]) for k in sample)),
                "share of the readings the whole-history read returns", "%")
-    ctx.record_cost("history_ms_per_entity", before, ops=len(sample), per=len(sample),
-                    label="whole history: simulated time per entity")
+    record_time_per_op(ctx, "history_ms_per_entity", before, len(sample),
+                       "whole history: simulated time per entity")
     ctx.record("regions", len(ctx.cluster.metrics().regions), "regions of the table")
 
 
@@ -149,8 +144,7 @@ def _expiry(ctx, variant, p):
     """Thirty rounds of puts a minute apart under a 10-minute TTL, each flushed into a store
     file of its own (compactions only when asked, so whole files can expire); then a minor
     compaction request, where expired files go, and a major compaction."""
-    ctx.admin.create_table("t", {"d": {"TTL": 10 * 60}}, split_enabled=False)
-    table = ctx.table("t")
+    table = create_table(ctx, "t", {"d": {"TTL": 10 * 60}}, split_enabled=False)
     rows = [b"row%06d" % i for i in range(max(1, ctx.ops // 30))]
     _files_of_readings(ctx, table, "t", 30, rows, b"v" * p["value_bytes"])
     ctx.admin.compact("t")
@@ -170,8 +164,7 @@ def _expiry(ctx, variant, p):
 def _cell_ttl(ctx, variant, p):
     """Three columns per row under a 10-minute family TTL: no cell TTL, 2 minutes, 60
     minutes; read at 5 minutes and at 15 minutes."""
-    ctx.admin.create_table("t", {"d": {"TTL": 10 * 60}}, split_enabled=False)
-    table = ctx.table("t")
+    table = create_table(ctx, "t", {"d": {"TTL": 10 * 60}}, split_enabled=False)
     rows = [b"row%06d" % i for i in range(max(1, ctx.ops // 3))]
     pad = b"v" * p["value_bytes"]
     cols = {"none": (b"d:none", None), "short": (b"d:short", 2 * MINUTE),
@@ -197,9 +190,8 @@ def _cell_ttl(ctx, variant, p):
 def _kdc(ctx, variant, p):
     """Ten versions of every row, then every row deleted: what a point-in-time query sees
     after a major compaction, and again once the TTL has passed."""
-    ctx.admin.create_table("t", {"d": {"KEEP_DELETED_CELLS": True, "VERSIONS": 3,
-                                       "TTL": 30 * 60}}, split_enabled=False)
-    table = ctx.table("t")
+    table = create_table(ctx, "t", {"d": {"KEEP_DELETED_CELLS": True, "VERSIONS": 3,
+                                          "TTL": 30 * 60}}, split_enabled=False)
     rows = [b"row%06d" % i for i in range(max(1, ctx.ops // 10))]
     _files_of_readings(ctx, table, "t", 10, rows, b"v" * p["value_bytes"])
     t_delete = ctx.clock.now()
@@ -233,8 +225,7 @@ def _kdc(ctx, variant, p):
 
 def _rekey(ctx, variant, p):
     """Rows of `columns` cells; each row then either gets one new value or a new key."""
-    ctx.admin.create_table("t", ["d"], split_enabled=False)
-    table = ctx.table("t")
+    table = create_table(ctx, "t", ["d"], split_enabled=False)
     pad = b"v" * p["value_bytes"]
     rows = [b"user%08d" % i for i in range(max(1, ctx.ops // p["columns"]))]
     ctx.expect(len(rows) * 2)
@@ -256,8 +247,7 @@ def _rekey(ctx, variant, p):
     ctx.record("requests_per_change", (io["read_requests"] + io["write_requests"]) / n,
                "requests per change")
     ctx.record("wal_bytes_per_change", io["wal_bytes"] / n, "WAL bytes written per change", "B")
-    ctx.record_cost("ms_per_change", before, ops=n, per=n,
-                    label="simulated server time per change")
+    record_time_per_op(ctx, "ms_per_change", before, n, "simulated server time per change")
     ctx.admin.flush("t")
     ctx.record("raw_cells_per_row_before_major",
                sum(len(r) for r in table.scan(raw=True, max_versions=100)) / n,
@@ -265,6 +255,10 @@ def _rekey(ctx, variant, p):
     ctx.admin.major_compact("t")
     ctx.record("cells_per_row_after_major", sum(len(r) for r in table.scan()) / n,
                "cells per row after a major compaction")
+
+
+scenario.run(by_test({"history": _history, "expiry": _expiry, "cell_ttl": _cell_ttl, "kdc": _kdc,
+                      "rekey": _rekey}))
 
 
 scenario.claim(
@@ -276,8 +270,7 @@ scenario.claim(
           "at the same time quickly obtain access to any other version by using the same Scan "
           "technique.",
     criterion=(metric("reverse_ts_rows", "history_kept") == 1)
-              & (metric("reverse_ts_rows", "answers_right") == 1)
-              & (metric("versions", "answers_right") == 1)
+              & (each(("reverse_ts_rows", "versions"), "answers_right") == 1)
               & (metric("reverse_ts_rows", "as_of_ms_per_query")
                  <= metric("versions", "as_of_ms_per_query"))
               & (metric("reverse_ts_rows", "latest_ms_per_query")

@@ -18,8 +18,11 @@ import hashlib
 import math
 
 from hsim.scenario import Scenario
-from hsim.scenario.criteria import metric
+from hsim.scenario.criteria import each, metric
 from hsim.scenario.measure import write_spread
+from hsim.scenario.parts import by_test
+from hsim.scenario.readers import record_time_per_op, record_write_throughput
+from hsim.scenario.setup import create_table
 from hsim.workloads.keys import quantile_split_keys
 
 DAY = 86_400_000
@@ -58,12 +61,6 @@ scenario.variant("timestamp_managed", "timestamp keys, pre-split at yesterday's 
                  "splits off", test="skew", keys="timestamp", managed=True)
 
 
-@scenario.run
-def run(ctx, variant):
-    {"import": _import, "pairs": _pairs, "skew": _skew}[variant["test"]](ctx, variant,
-                                                                          ctx.params)
-
-
 _SPREAD = [("max_server_write_share", "busiest server's share of all writes", "%"),
            ("last_region_write_share", "last region's share of all writes", "%"),
            ("regions_written", "regions that took writes", ""),
@@ -98,8 +95,7 @@ def _load(ctx, table_name, keys, p, balance=True, plot=False):
                       bisect.bisect_left(ordered, regions[busiest].start_key) / len(keys))
         if balance:
             ctx.admin.balance()
-    ctx.record_cost("write_throughput", before, ops=len(keys), measure="throughput_ops_per_s",
-                    label="simulated write throughput", unit="ops/s")
+    record_write_throughput(ctx, before, len(keys))
     ctx.record("window_busiest_region_share", sum(shares) / len(shares),
                "busiest region's share of each window's writes (mean)", "%")
     ctx.record("hot_regions_over_time", len(set(hot)),
@@ -132,8 +128,7 @@ def _pairs(ctx, variant, p):
     rng = ctx.rng  # the salt is random: the variant's own draws
     users = ctx.ops // 2
     splits = [b"%x" % i for i in range(1, 16)]
-    ctx.admin.create_table("users", ["d"], split_keys=splits, split_enabled=False)
-    table = ctx.table("users")
+    table = create_table(ctx, "users", ["d"], split_keys=splits, split_enabled=False)
     pad = b"v" * p["value_bytes"]
     where = {}
     for u in range(users):
@@ -157,8 +152,7 @@ def _pairs(ctx, variant, p):
     io = ctx.io(since=before)
     ctx.record("pair_read_rows", found / len(asks), "rows found per user read")
     ctx.record("pair_read_rpcs", io["read_requests"] / len(asks), "read RPCs per user read")
-    ctx.record_cost("pair_read_ms", before, ops=len(asks), per=len(asks),
-                    label="simulated time per user read")
+    record_time_per_op(ctx, "pair_read_ms", before, len(asks), "simulated time per user read")
 
 
 def _benford(rng) -> int:
@@ -195,6 +189,9 @@ def _skew(ctx, variant, p):
     _load(ctx, "t", keys, p, balance=not variant["managed"])
 
 
+scenario.run(by_test({"import": _import, "pairs": _pairs, "skew": _skew}))
+
+
 scenario.claim(
     "a monotonic import pounds one region, then moves onto the next",
     seed="000", section="Monotonically Increasing Row Keys/Timeseries Data",
@@ -223,8 +220,7 @@ scenario.claim(
           "same region, for instance.",
     criterion=(metric("hashed_pairs", "pairs_in_one_region") == 1)
               & (metric("salted_pairs", "pairs_in_one_region") < 0.2)
-              & (metric("hashed_pairs", "pair_read_rows") == 2)
-              & (metric("salted_pairs", "pair_read_rows") == 2)
+              & (each(("hashed_pairs", "salted_pairs"), "pair_read_rows") == 2)
               & (metric("hashed_pairs", "pair_read_rpcs")
                  < 0.25 * metric("salted_pairs", "pair_read_rpcs")),
     covers=(9,))

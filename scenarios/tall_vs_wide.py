@@ -19,6 +19,7 @@ from hsim.engine.hfile import HFileWriter
 from hsim.filters import ColumnPaginationFilter
 from hsim.scenario import Scenario
 from hsim.scenario.criteria import metric
+from hsim.scenario.setup import create_table, settle
 from hsim.workloads.distributions import Zipfian
 
 scenario = Scenario(
@@ -58,8 +59,7 @@ def run(ctx, variant):
     value = b"v" * p["value_bytes"]
     est_bytes = ctx.ops * (16 + 2 + 1 + 12 + 8 + p["value_bytes"])
     max_filesize = max(64 << 10, est_bytes // 16)
-    ctx.admin.create_table("lists", ["d"], max_filesize=max_filesize)
-    table = ctx.table("lists")
+    table = create_table(ctx, "lists", ["d"], max_filesize=max_filesize)
     written = []
     for _ in range(ctx.ops):
         u = users.next()
@@ -68,8 +68,7 @@ def run(ctx, variant):
         table.put(row, {col: value})
         written.append((row, col))
         ctx.tick()
-    ctx.admin.flush("lists")
-    ctx.admin.major_compact("lists")
+    settle(ctx, "lists")
     regions = ctx.admin.regions("lists")
     sizes = [r.size for r in regions]
     heavy = max(range(len(counts)), key=counts.__getitem__)

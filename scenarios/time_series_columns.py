@@ -18,6 +18,9 @@ reads each visitor's path in one hour and each visitor's search terms.
 from hsim.filters import ColumnRangeFilter
 from hsim.scenario import Scenario
 from hsim.scenario.criteria import metric
+from hsim.scenario.parts import by_test
+from hsim.scenario.readers import record_time_per_op
+from hsim.scenario.setup import create_table, settle
 
 scenario = Scenario(
     "time_series_columns",
@@ -49,11 +52,6 @@ STEP = 15  # seconds between two points of a metric
 KINDS = (b"r", b"s", b"p", b"z")  # referer, search term, product, checkout
 
 
-@scenario.run
-def run(ctx, variant):
-    (_tsdb if variant["test"] == "tsdb" else _weblog)(ctx, variant, ctx.params)
-
-
 def _cell(layout, m, t):
     """(row, qualifier) of metric m's point at second t."""
     mid = m.to_bytes(3, "big")
@@ -71,10 +69,9 @@ def _tsdb(ctx, variant, p):
     per_metric = ctx.ops // p["metrics"]
     max_filesize = max(64 << 10, ctx.ops * 40 // 16)  # 1/16 of the data, one block at least
     # splits at MAX_FILESIZE from the first region on, checked at each flush
-    ctx.admin.create_table("tsdb", ["t"], max_filesize=max_filesize,
-                           memstore_flush_size=max_filesize // 2,
-                           split_policy="ConstantSizeRegionSplitPolicy")
-    table = ctx.table("tsdb")
+    table = create_table(ctx, "tsdb", ["t"], max_filesize=max_filesize,
+                              memstore_flush_size=max_filesize // 2,
+                              split_policy="ConstantSizeRegionSplitPolicy")
     ctx.expect(ctx.ops + p["queries"])
     before = ctx.loads()
     for i in range(per_metric):
@@ -86,12 +83,11 @@ def _tsdb(ctx, variant, p):
         if layout == "compacted" and (t + STEP) % 3600 == 0:  # an hour has ended
             for m in range(p["metrics"]):
                 _compact(ctx, table, _cell(layout, m, t)[0])
-    ctx.record_cost("write_ms_per_point", before, ops=ctx.ops, per=ctx.ops,
-                    label="simulated server time per point (compactions included)")
+    record_time_per_op(ctx, "write_ms_per_point", before, ctx.ops,
+                       "simulated server time per point (compactions included)")
     regions = []
     while len(regions) < len(regions := ctx.admin.regions("tsdb")):  # until no more splits
-        ctx.admin.flush("tsdb")
-        ctx.admin.major_compact("tsdb")
+        settle(ctx, "tsdb")
     ctx.record("store_bytes_per_point", sum(r.size for r in regions) / ctx.ops,
                "store file bytes per data point", "B")
     ctx.record("largest_region_vs_max", max(r.size for r in regions) / max_filesize,
@@ -112,8 +108,7 @@ def _tsdb(ctx, variant, p):
     ctx.record("rows_per_query", io["scan_rows"] / q, "rows a window read returned")
     ctx.record("blocks_per_query", (io["cache_hits"] + io["blocks_read_from_disk"]) / q,
                "data blocks read per window")
-    ctx.record_cost("read_ms_per_query", before, ops=q, per=q,
-                    label="simulated server time per window read")
+    record_time_per_op(ctx, "read_ms_per_query", before, q, "simulated server time per window read")
 
 
 def _compact(ctx, table, row):
@@ -142,8 +137,7 @@ def _window(layout, table, m, t0, t1):
 def _weblog(ctx, variant, p):
     rng = ctx.shared_rng()
     families = {k.decode(): {} for k in KINDS} if variant["wide"] else ["d"]
-    ctx.admin.create_table("visits", families, split_enabled=False)
-    table = ctx.table("visits")
+    table = create_table(ctx, "visits", families, split_enabled=False)
     ctx.expect(ctx.ops + 2 * p["cookies"])
     for i in range(ctx.ops):
         cookie = b"c%05d" % rng.randrange(p["cookies"])
@@ -155,8 +149,7 @@ def _weblog(ctx, variant, p):
         else:
             table.put(cookie + t.to_bytes(4, "big") + kind, {b"d:" + kind: what})
         ctx.tick()
-    ctx.admin.flush("visits")
-    ctx.admin.major_compact("visits")
+    settle(ctx, "visits")
     hour = 12
     before = ctx.loads()
     events = 0
@@ -173,8 +166,7 @@ def _weblog(ctx, variant, p):
     n = p["cookies"]
     ctx.record("path_events", events, "events in the visitors' paths (one hour)")
     ctx.record("rpcs_per_path", io["read_requests"] / n, "read RPCs per visitor path")
-    ctx.record_cost("ms_per_path", before, ops=n, per=n,
-                    label="simulated server time per visitor path")
+    record_time_per_op(ctx, "ms_per_path", before, n, "simulated server time per visitor path")
     before = ctx.loads()
     terms = 0
     for c in range(p["cookies"]):
@@ -189,8 +181,11 @@ def _weblog(ctx, variant, p):
     ctx.record("search_terms", terms, "search terms read (all visitors)")
     ctx.record("blocks_per_term_read", (io["cache_hits"] + io["blocks_read_from_disk"]) / n,
                "blocks read per visitor's search terms")
-    ctx.record_cost("ms_per_term_read", before, ops=n, per=n,
-                    label="simulated server time per visitor's search terms")
+    record_time_per_op(ctx, "ms_per_term_read", before, n,
+                       "simulated server time per visitor's search terms")
+
+
+scenario.run(by_test({"tsdb": _tsdb, "weblog": _weblog}))
 
 
 scenario.claim(

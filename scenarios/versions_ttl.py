@@ -14,6 +14,7 @@ clock moves on past the TTL, a minor compaction runs (where expired files go), t
 
 from hsim.scenario import Scenario
 from hsim.scenario.criteria import metric
+from hsim.scenario.setup import MANUAL_FLUSHES, create_table
 
 MINUTE = 60_000
 
@@ -24,7 +25,7 @@ scenario = Scenario(
     sizes={"small": 4000, "default": 40000, "large": 200000},
     servers=1,
     scale=1 / 256,
-    config={"memstore_flush_size": 1 << 30, "global_memstore_size": 1 << 31,
+    config={**MANUAL_FLUSHES,
             "compaction_min_files": 1000, "blocking_store_files": 100000},
     params={"updates": 10, "interval_min": 6, "ttl_min": 30, "sample": 200, "value_bytes": 100},
     sweep={"updates": [5, 20]},
@@ -47,8 +48,7 @@ def run(ctx, variant):
     family = dict(variant["family"])
     if variant.params.get("ttl"):
         family["TTL"] = p["ttl_min"] * 60
-    ctx.admin.create_table("t", {"d": family})
-    table = ctx.table("t")
+    table = create_table(ctx, "t", {"d": family})
     clock = ctx.clock
     start = clock.now()
     rows = [b"row%06d" % i for i in range(max(2, ctx.ops // p["updates"]))]

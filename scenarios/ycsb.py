@@ -30,6 +30,7 @@ from collections import Counter
 from hsim.inspect.store import find_store
 from hsim.scenario import Scenario
 from hsim.scenario.criteria import metric
+from hsim.scenario.setup import create_table, settle
 from hsim.workloads.costmodel import LOAD_FIELDS, ServerLoad
 from hsim.workloads.keys import quantile_split_keys
 from hsim.workloads.ycsb import INSERT, READ, RMW, SCAN, UPDATE, CoreWorkload
@@ -83,14 +84,12 @@ def run(ctx, variant):
     sample = [wl.key_name(i) for i in range(0, records, max(1, records // 1000))]
     family = {"COMPRESSION": p["compression"], "BLOOMFILTER": p["bloom"],
               "BLOCKSIZE": p["block_size"]}
-    ctx.admin.create_table("usertable", {"f": family},
-                           split_keys=quantile_split_keys(sample, p["regions"]))
-    table = ctx.table("usertable")
+    table = create_table(ctx, "usertable", {"f": family},
+                              split_keys=quantile_split_keys(sample, p["regions"]))
     for op in wl.load():
         table.put(op.row, op.values)
         ctx.tick()
-    ctx.admin.flush("usertable")  # loaded and compacted, as before a benchmark's run phase
-    ctx.admin.major_compact("usertable")
+    settle(ctx, "usertable")  # loaded and compacted, as before a benchmark's run phase
 
     before = ctx.loads()
     kinds = {}

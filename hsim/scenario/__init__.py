@@ -6,11 +6,11 @@ claims; `hsim run NAME` (or `run_scenario`) runs it.
 """
 
 from hsim.scenario.context import START_MS, Run
-from hsim.scenario.criteria import metric, option
+from hsim.scenario.criteria import each, metric, option
 from hsim.scenario.errors import ScenarioError, ScenarioFailed
 from hsim.scenario.model import Scenario, Variant
 from hsim.scenario.results import Report
 from hsim.scenario.runner import run_scenario
 
 __all__ = ["START_MS", "Report", "Run", "Scenario", "ScenarioError", "ScenarioFailed",
-           "Variant", "metric", "option", "run_scenario"]
+           "Variant", "each", "metric", "option", "run_scenario"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import operator
+from collections.abc import Iterable
 
 from hsim.scenario.errors import ScenarioError
 from hsim.scenario.format import format_number
@@ -168,6 +169,32 @@ class Compare(Criterion):
 def metric(variant: str, key: str) -> Metric:
     """A metric the variant recorded with ctx.record."""
     return Metric(variant, key)
+
+
+class Each:
+    """One metric of several variants, compared alike: a claim that every listed design shows
+    the same thing. `each(("a", "b"), "lost") == 0` is `(metric("a", "lost") == 0) &
+    (metric("b", "lost") == 0)`, in that order, and reads the same in the report."""
+
+    __hash__ = None
+
+    def __init__(self, variants: Iterable[str], key: str):
+        self.metrics = [Metric(v, key) for v in variants]
+
+    def _all(self, compare) -> Criterion:
+        return Criterion(part for m in self.metrics for part in compare(m).parts)
+
+    def __lt__(self, o): return self._all(lambda m: m < o)
+    def __le__(self, o): return self._all(lambda m: m <= o)
+    def __gt__(self, o): return self._all(lambda m: m > o)
+    def __ge__(self, o): return self._all(lambda m: m >= o)
+    def __eq__(self, o): return self._all(lambda m: m == o)  # type: ignore[override]
+    def __ne__(self, o): return self._all(lambda m: m != o)  # type: ignore[override]
+
+
+def each(variants: Iterable[str], key: str) -> Each:
+    """The same metric of each of `variants`, for a comparison that must hold for all."""
+    return Each(variants, key)
 
 
 def option(key: str) -> Option:
