@@ -84,7 +84,7 @@ def run_ladder(n: int) -> dict:
     in one process (default config, no flush): where a put's time goes."""
     import hsim
     from sortedcontainers import SortedList
-    from hsim.cell import PUT, Cell
+    from hsim.cell import PUT, fields
     from hsim.engine.memstore import MemStore
     keys = _keys(n)
     out = {"floor": floor(keys)}
@@ -95,14 +95,14 @@ def run_ladder(n: int) -> dict:
         out[name] = time.perf_counter() - t0
 
     def sorted_list():
-        add, make = SortedList().add, Cell.make
+        add = SortedList().add
         for k in keys:
-            add(make(k, b"f", b"q", 1, PUT, VALUE, 1))
+            add(fields(k, b"f", b"q", 1, PUT, VALUE, 1))
 
     def memstore():
-        add, make = MemStore().add, Cell.make
+        add = MemStore().add
         for k in keys:
-            add(make(k, b"f", b"q", 1, PUT, VALUE, 1))
+            add(fields(k, b"f", b"q", 1, PUT, VALUE, 1))
 
     def cluster():
         c = hsim.Cluster(region_servers=1, clock=hsim.ManualClock(1))
