@@ -9,6 +9,7 @@ that the resident-size growth it reports is that of one store only:
     HSIM_BENCH_SCALE_SIZES=300000,1000000,3000000,10000000 \\
         pytest benchmarks/bench_scale.py --benchmark-only                # the large sizes too
     python benchmarks/bench_scale.py 1000000 scaled                      # one run, JSON out
+    python benchmarks/bench_scale.py ladder 300000                       # the put path's layers
 
 Keys are random `user%012d` rows (one cell each, family `f`, qualifier `q`, 100-byte values);
 `default` is `Config()`, `scaled` is `Config().scaled(1/128)` (hundreds of flushes, dozens of
