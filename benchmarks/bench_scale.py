@@ -9,6 +9,7 @@ that the resident-size growth it reports is that of one store only:
     HSIM_BENCH_SCALE_SIZES=300000,1000000,3000000,10000000 \\
         pytest benchmarks/bench_scale.py --benchmark-only                # the large sizes too
     python benchmarks/bench_scale.py 1000000 scaled                      # one run, JSON out
+    python benchmarks/bench_scale.py ladder 300000                       # the put path's layers
 
 Keys are random `user%012d` rows (one cell each, family `f`, qualifier `q`, 100-byte values);
 `default` is `Config()`, `scaled` is `Config().scaled(1/128)` (hundreds of flushes, dozens of
@@ -79,6 +80,56 @@ def run_puts(n: int, config: str) -> dict:
                 compactions=sum(s.compactions for s in m.servers), splits=c.master.splits)
 
 
+def run_ladder(n: int) -> dict:
+    """Seconds per put of each layer of the put path, as ratios to the floor, for the same keys
+    in one process (default config, no flush): where a put's time goes."""
+    import hsim
+    from sortedcontainers import SortedList
+    from hsim.cell import PUT, fields
+    from hsim.engine.memstore import MemStore
+    keys = _keys(n)
+    out = {"floor": floor(keys)}
+
+    def timed(name, fn):
+        t0 = time.perf_counter()
+        fn()
+        out[name] = time.perf_counter() - t0
+
+    def sorted_list():
+        add = SortedList().add
+        for k in keys:
+            add(fields(k, b"f", b"q", 1, PUT, VALUE, 1))
+
+    def memstore():
+        add = MemStore().add
+        for k in keys:
+            add(fields(k, b"f", b"q", 1, PUT, VALUE, 1))
+
+    def cluster():
+        c = hsim.Cluster(region_servers=1, clock=hsim.ManualClock(1))
+        c.admin.create_table("t", ["f"])
+        return c
+
+    def region_server():
+        c = cluster()
+        region = c.table("t")._region(b"")
+        mutate, entry = region.server.mutate, (b"f", b"q", None, PUT, VALUE, -1)
+        for k in keys:
+            mutate(region, k, [entry], 1)
+
+    def table():
+        put = cluster().table("t").put
+        for k in keys:
+            put(k, {b"f:q": VALUE})
+
+    for name, fn in [("sorted_list", sorted_list), ("memstore", memstore),
+                     ("region_server", region_server), ("table", table)]:
+        timed(name, fn)
+    f = out["floor"]
+    return dict(cells=n, floor_us=f / n * 1e6,
+                **{k: round(v / f, 2) for k, v in out.items() if k != "floor"})
+
+
 def run_cold_gets(n: int = 200_000, gets: int = 5_000) -> dict:
     """Gets of present rows of a BLOCKCACHE => false family: every Get reads its data block
     (HBase's cache-miss path; index and bloom blocks stay cached, as HBase always caches
@@ -130,6 +181,8 @@ def test_cold_gets(benchmark):
 if __name__ == "__main__":
     if sys.argv[1] == "cold-get":
         print(json.dumps(run_cold_gets()))
+    elif sys.argv[1] == "ladder":
+        print(json.dumps(run_ladder(int(sys.argv[2]) if len(sys.argv) > 2 else 300_000)))
     else:
         config = sys.argv[2] if len(sys.argv) > 2 else "default"
         print(json.dumps(run_puts(int(sys.argv[1]), config)))

@@ -6,6 +6,12 @@ sequence id descending. Timestamp, type and sequence id are stored negated, so p
 comparison, done in C, sorts cells exactly as HBase does. That is what makes the memstore,
 the k-way merges and the HFile writer fast in pure Python.
 
+The MemStore holds each cell as a *plain* tuple of the same fields (`fields`), and hands out
+Cells (`from_fields`) to whoever reads it: CPython's cyclic collector stops tracking a plain
+tuple of bytes and ints the first time it looks at it (gcmodule's untrack_tuples checks
+PyTuple_CheckExact), but tracks a tuple subclass for good, so millions of buffered Cells would
+be walked by every full collection. A Cell and its plain tuple compare equal and sort together.
+
 Cells are therefore compared *with* their sequence id: two writes of the same key are different
 cells. Compare `cell.coordinates()` (row, family, qualifier, timestamp, type, value) when only
 what a client sees matters.
@@ -168,7 +174,7 @@ class Cell(_CellBase):
     def __reduce__(self):
         # namedtuple's pickling passes the fields positionally to __new__, whose signature
         # differs; rebuild from the raw tuple instead (also what copy.deepcopy uses).
-        return (_rebuild, (tuple(self),))
+        return (from_fields, (tuple(self),))
 
     def with_seq_id(self, seq_id: int) -> "Cell":
         """The same cell with another sequence id."""
@@ -257,8 +263,15 @@ _II = struct.Struct(">ii")
 _TTL_TAGS = struct.Struct(">HHBq")
 
 
-def _rebuild(fields: tuple) -> Cell:
-    return _new(Cell, fields)
+def fields(row: bytes, family: bytes, qualifier: bytes, timestamp: int, code: int, value: bytes,
+           seq_id: int, ttl: int = NO_TTL) -> tuple:
+    """A cell as the plain tuple the MemStore holds (Cell.make's fields, not a Cell)."""
+    return (row, family, qualifier, -timestamp, -code, -seq_id, value, ttl)
+
+
+def from_fields(values: tuple) -> Cell:
+    """The Cell of a plain tuple of its fields (or a copy of a Cell)."""
+    return _new(Cell, values)
 
 
 def type_of(code: int) -> CellType:

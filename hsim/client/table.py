@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import struct
 
-from hsim.cell import NO_TTL
+from hsim.cell import MAX_ROW_LENGTH, NO_TTL
 from hsim.client import requests as rq
 from hsim.client import validation as v
 from hsim.client import scan_options as so
@@ -78,16 +78,20 @@ class Table:
         return fq
 
     def _put_entries(self, row: bytes, data: dict, timestamp, ttl_ms) -> list:
-        if not v.mapping(data, "data"):
-            raise InvalidArgumentError("No columns to put")
+        if type(data) is not dict or not data:
+            if not v.mapping(data, "data"):
+                raise InvalidArgumentError("No columns to put")
         ts = None if timestamp is None else _ts(timestamp)
         ttl = NO_TTL if ttl_ms is None else _ttl(ttl_ms)
-        column, max_size = self._column, self.cluster.config.keyvalue_max_size
+        columns, max_size = self._columns, self.cluster.config.keyvalue_max_size
         entries = []
         for col, value in data.items():
-            fam, q = column(col)
-            value = value if type(value) is bytes else v.to_bytes(value, "value")
-            v.cell_size(row, fam, q, value, max_size)
+            fq = columns.get(col) if type(col) is bytes else None
+            fam, q = fq or self._column(col)
+            if type(value) is not bytes:
+                value = v.to_bytes(value, "value")
+            if max_size > 0:
+                v.cell_size(row, fam, q, value, max_size)
             entries.append((fam, q, ts, _PUT, value, ttl))
         return entries
 
@@ -96,10 +100,12 @@ class Table:
             ttl_ms: int | None = None,
             durability: Durability | str | None = None) -> None:
         """Put {b"f:q": value, ...} in one row; cells without timestamp get the server's now."""
-        row = v.row(row)
+        if type(row) is not bytes or not row or len(row) > MAX_ROW_LENGTH:
+            row = v.row(row)  # converts a str, or raises the precise error
         entries = self._put_entries(row, data, timestamp, ttl_ms)
-        with self.cluster.lock:
-            self._apply(row, entries, self.cluster.tick(), durability)
+        cluster = self.cluster
+        with cluster.lock:
+            self._apply(row, entries, cluster.tick(), durability)
 
     def delete_row(self, row: bytes | str, timestamp: int | None = None,
                    durability: Durability | str | None = None) -> None:

@@ -4,6 +4,10 @@ Cells sort by plain tuple comparison (see hsim.cell), so a `SortedList` of cells
 ConcurrentSkipListMap of cells. Two writes of the same key keep both cells (their sequence ids
 differ); reads and flushes keep the newest, as HBase does.
 
+The cells are held as plain tuples (hsim.cell.fields), which the cyclic collector stops
+tracking, and leave as Cells: reads and `all_cells` build them. The snapshot a flush takes stays
+plain tuples too (the flush and the HFile writer read fields by position).
+
 Sizes are accounted as HBase's Segment.updateMetaInfo does: `data_size` sums KeyValue lengths,
 `heap_size` adds the JVM overhead of a cell in a ConcurrentSkipListMap with MSLAB copies
 (align(40 + align(32 + len)) bytes per cell, compressed oops). HBase 2.3+ compares heap size with
@@ -16,7 +20,7 @@ from bisect import bisect_left
 
 from sortedcontainers import SortedList
 
-from hsim.cell import DELETE_COLUMN, NEG_TS, NEG_TYPE, NO_TTL, ROW, TTL, VALUE
+from hsim.cell import DELETE_COLUMN, NEG_TS, NEG_TYPE, NO_TTL, ROW, TTL, VALUE, from_fields
 
 CSLM_ENTRY = 40  # ClassSize.CONCURRENT_SKIPLISTMAP_ENTRY with compressed oops
 KV_FIXED_OVERHEAD = 32  # KeyValue.FIXED_OVERHEAD
@@ -47,8 +51,11 @@ class MemStore:
         self.max_ts = None
         self.has_tags = False
 
-    def add(self, cell) -> int:
-        """Add one cell; returns the heap bytes it added."""
+    def add(self, cell: tuple) -> int:
+        """Add one cell (a plain tuple of its fields; a Cell is stored as one); returns the
+        heap bytes it added."""
+        if type(cell) is not tuple:
+            cell = tuple(cell)
         self.active.add(cell)
         n = 20 + len(cell[0]) + len(cell[1]) + len(cell[2]) + len(cell[VALUE])
         if cell[TTL] != NO_TTL:
@@ -118,19 +125,19 @@ class MemStore:
                 j += 1
             if j > i:
                 out = sorted(out + snap[i:j])
-        return out
+        return list(map(from_fields, out))
 
     def scan_sources(self, start_row: bytes | None):
         """Sorted iterators over the active set and the snapshot from `start_row`."""
         sources = []
         if self.active:
             if start_row is None:
-                sources.append(iter(self.active))
+                sources.append(map(from_fields, self.active))
             else:
-                sources.append(self.active.irange((start_row,)))
+                sources.append(map(from_fields, self.active.irange((start_row,))))
         if self.snapshot:
             i = 0 if start_row is None else bisect_left(self.snapshot, (start_row,))
-            sources.append(iter(self.snapshot[i:]))
+            sources.append(map(from_fields, self.snapshot[i:]))
         return sources
 
     def scan_sources_reversed(self, start_row: bytes | None):
@@ -140,19 +147,20 @@ class MemStore:
         bound = None if start_row is None else (start_row + b"\x00",)
         if self.active:
             if bound is None:
-                sources.append(reversed(self.active))
+                sources.append(map(from_fields, reversed(self.active)))
             else:
-                sources.append(self.active.irange(None, bound, (True, False), reverse=True))
+                sources.append(map(from_fields, self.active.irange(None, bound, (True, False),
+                                                                   reverse=True)))
         if self.snapshot:
             snap = self.snapshot
             j = len(snap) if bound is None else bisect_left(snap, bound)
-            sources.append(reversed(snap[:j]))
+            sources.append(map(from_fields, reversed(snap[:j])))
         return sources
 
     def all_cells(self) -> list:
-        if self.snapshot:
-            return sorted(list(self.active) + self.snapshot)
-        return list(self.active)
+        """Every cell of the active set and the snapshot, in order, as Cells."""
+        cells = sorted(list(self.active) + self.snapshot) if self.snapshot else self.active
+        return list(map(from_fields, cells))
 
 
 def _row_slice(sl: SortedList, row: bytes) -> list:

@@ -15,7 +15,7 @@ from itertools import groupby
 from operator import itemgetter
 
 from hsim.bytes import to_string_binary
-from hsim.cell import DELETE, LATEST_TIMESTAMP, MAX_ROW_LENGTH, Cell
+from hsim.cell import DELETE, LATEST_TIMESTAMP, MAX_ROW_LENGTH, fields
 from hsim.durability import Durability, effective
 from hsim.engine.query_matcher import ScanQuery
 from hsim.engine.store import Store
@@ -126,37 +126,38 @@ class Region:
 
     # --- writes ----------------------------------------------------------------------------------
     def mutate(self, row: bytes, entries: list, now: int, durability: int = 0) -> list:
-        """Apply one row mutation atomically; returns the cells written. The WAL edit is
-        appended (and synced, as `durability` asks) before the MemStore sees the cells."""
+        """Apply one row mutation atomically; returns the cells written (as the MemStore holds
+        them: plain tuples of a Cell's fields). Everything is checked while the cells are built,
+        before anything is applied; the WAL edit is appended (and synced, as `durability` asks)
+        before the MemStore sees the cells."""
         if not row or len(row) > MAX_ROW_LENGTH or row < self.start_key or \
                 (self.end_key and row >= self.end_key):
             self.check_row_in_range(row)  # raises the precise error
         stores = self.stores
-        for fam, _q, ts, _code, _v, _ttl in entries:
+        seq = self.seq_id + 1
+        cells = []
+        latest_deletes = False
+        for fam, q, ts, code, value, ttl in entries:
             if fam not in stores:
                 self.store(fam)  # raises NoSuchColumnFamilyError
-            if ts is not None and ts < 0:
-                raise InvalidArgumentError(f"Timestamp cannot be negative. ts={ts}")
-        latest_cache = None
-        self.seq_id += 1
-        seq = self.seq_id
-        make = Cell.make
-        cells = []
-        delta = 0
-        for fam, q, ts, code, value, ttl in entries:
             if ts is None or ts == LATEST_TIMESTAMP:
                 if code == DELETE:
-                    if latest_cache is None:
-                        latest_cache = {}
-                    ts = self._latest_delete_ts(row, fam, q, now, latest_cache)
-                else:
-                    ts = now
-            cells.append(make(row, fam, q, ts, code, value, seq, ttl))
+                    latest_deletes = True  # resolved below, once every entry has passed
+                    cells.append(None)
+                    continue
+                ts = now
+            elif ts < 0:
+                raise InvalidArgumentError(f"Timestamp cannot be negative. ts={ts}")
+            cells.append(fields(row, fam, q, ts, code, value, seq, ttl))
+        if latest_deletes:
+            self._stamp_latest_deletes(row, entries, cells, now, seq)
+        self.seq_id = seq
         server = self.server
         if server is not None:
             d = effective(durability, self.table.durability)
             if d != SKIP_WAL:
                 server.wal.append(self.encoded_name, seq, now, cells, d)
+        delta = 0
         for c in cells:
             delta += stores[c[1]].memstore.add(c)
         self.memstore_changed(delta)
@@ -164,6 +165,15 @@ class Region:
         if self.memstore_heap >= self.flush_size:
             self.flush(now)
         return cells
+
+    def _stamp_latest_deletes(self, row, entries, cells, now, seq) -> None:
+        """The Deletes of a column's latest version (`None` in `cells`) get their timestamps."""
+        cache: dict = {}
+        for i, c in enumerate(cells):
+            if c is None:
+                fam, q, _ts, code, value, ttl = entries[i]
+                ts = self._latest_delete_ts(row, fam, q, now, cache)
+                cells[i] = fields(row, fam, q, ts, code, value, seq, ttl)
 
     def _latest_delete_ts(self, row, fam, q, now, cache) -> int:
         """HRegion.updateDeleteLatestVersionTimestamp: the k-th 'delete latest version' of a
