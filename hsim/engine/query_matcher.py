@@ -39,6 +39,7 @@ _KDC_FALSE, _KDC_TRUE, _KDC_TTL = (KeepDeletedCells.FALSE, KeepDeletedCells.TRUE
 
 _NEG_INF = -(1 << 63)
 _ROW = itemgetter(0)
+_QUALIFIER = itemgetter(2)
 _NEG_TS = itemgetter(3)
 _TYPE = itemgetter(4)
 _TTL = itemgetter(7)
@@ -195,45 +196,43 @@ class UserMatcher:
         return out
 
     def _match_raw(self, cells, why=None) -> list:
-        """RawScanQueryMatcher: markers and puts, time range, versions counted on puts only."""
+        """RawScanQueryMatcher: markers and puts, time range, versions counted on puts only.
+
+        Raw scans are a diagnostic path (shell RAW => true, explain), so this walks the row
+        column by column rather than with the hot loops' inline column state."""
         limit = self.limit
         tr_min = self.tr_min
         tr_max = self.tr_max
         out = []
-        cur_q = None
-        count = 0
-        prev = None
-        skip_col = None
-        for c in cells:
-            q = c[2]
-            if q != cur_q:
-                cur_q = q
-                count = 0
-                prev = None
-                skip_col = None
-            elif skip_col:
-                if why is not None:
-                    why[skip_col] += 1
-                continue
-            ts = -c[3]
-            if ts >= tr_max:
-                _drop(why, TIME_RANGE)
-                continue
-            if ts < tr_min:
-                skip_col = _drop(why, TIME_RANGE)
-                continue
-            code = -c[4]
-            if prev is not None and prev[0] == ts and prev[1] == code:
-                _drop(why, OVERWRITTEN)
-                continue
-            if code == PUT:
-                count += 1
-            if count > limit:
-                skip_col = _drop(why, VERSIONS)
-                continue
-            prev = (ts, code)
-            out.append(c)
+        for _q, column in groupby(cells, _QUALIFIER):
+            puts = 0
+            prev = None
+            for c in column:
+                ts = -c[3]
+                if ts >= tr_max:
+                    _drop(why, TIME_RANGE)
+                    continue
+                if ts < tr_min:
+                    _drop_column(why, TIME_RANGE, column)
+                    break
+                code = -c[4]
+                if (ts, code) == prev:
+                    _drop(why, OVERWRITTEN)
+                    continue
+                if code == PUT:
+                    if puts == limit:
+                        _drop_column(why, VERSIONS, column)
+                        break
+                    puts += 1
+                prev = (ts, code)
+                out.append(c)
         return out
+
+
+def _drop_column(why, reason: str, rest) -> None:
+    """SEEK_NEXT_COL: the current cell and the `rest` of its column go, for one reason."""
+    if why is not None:
+        why[reason] += 1 + sum(1 for _ in rest)
 
 
 def _drop(why, reason: str) -> str:
