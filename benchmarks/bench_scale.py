@@ -145,17 +145,18 @@ def run_cold_gets(n: int = 200_000, gets: int = 5_000) -> dict:
     c.admin.flush("t")
     sample = random.Random(5).sample(keys, gets)
     get = t.get
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     for k in sample:
         assert get(k)
     get_s = time.perf_counter() - t0
+    cpu_s = time.process_time() - c0  # on a shared machine, wall time counts others' work too
     d = SortedDict((k, VALUE) for k in keys)
     t0 = time.perf_counter()
     for k in sample:
         d[k]
     floor_s = time.perf_counter() - t0
-    return dict(gets=gets, get_s=get_s, gets_per_s=gets / get_s, floor_s=floor_s,
-                ratio=get_s / floor_s)
+    return dict(gets=gets, get_s=get_s, gets_per_s=gets / get_s, gets_per_cpu_s=gets / cpu_s,
+                floor_s=floor_s, ratio=get_s / floor_s)
 
 
 def _subprocess(*args: str) -> dict:

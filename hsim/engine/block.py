@@ -6,8 +6,9 @@ Every block is `header(33) + body (compressed with the family codec) + checksums
     checksumType:1  bytesPerChecksum:4  onDiskDataSizeWithHeader:4
 
 Checksums cover header + on-disk body, 4 bytes per `bytes_per_checksum` (16 KiB) chunk, as
-ChecksumUtil lays them out. HBase's default type is CRC32C; hsim computes CRC32 (zlib), which
-has the same size, and records type 1 (CRC32) so the bytes say what they are.
+ChecksumUtil lays them out, of HBase's default type CRC32C (ChecksumType code 2), computed by
+the hardware-backed google-crc32c library as Hadoop's native CRC32C is. Blocks written by
+earlier hsim versions carry CRC32 (code 1, zlib) and still verify: the header says which.
 
 A data block (NONE data-block encoding, NoneEncoder) is a run of cells:
 `keylen:4 vallen:4 key value [tagslen:2 tags] [mvcc as Hadoop vlong]`.
@@ -18,10 +19,13 @@ from __future__ import annotations
 import struct
 import zlib
 
+from google_crc32c import value as _crc32c
+
 from hsim.cell import NO_TTL, TTL_TAG_TYPE, Cell
 
 HEADER_SIZE = 33
-CHECKSUM_CRC32 = 1  # ChecksumType.CRC32 code (CRC32C would be 2; same 4-byte size)
+CHECKSUM_CRC32 = 1  # ChecksumType codes (NULL = 0)
+CHECKSUM_CRC32C = 2
 _HEADER = struct.Struct(">8siiqBii")
 
 # BlockType magics (BlockType.java).
@@ -36,7 +40,8 @@ GENERAL_BLOOM_META = b"BLMFMET2"
 DELETE_FAMILY_BLOOM_META = b"DFBLMET2"
 TRAILER = b'TRABLK"$'
 
-_crc32 = zlib.crc32
+# ChecksumType code -> its function of a bytes chunk
+_CHECKSUMS = {CHECKSUM_CRC32: zlib.crc32, CHECKSUM_CRC32C: _crc32c}
 _I = struct.Struct(">I")
 _II = struct.Struct(">ii")
 _IIH = struct.Struct(">iiH")
@@ -58,11 +63,10 @@ def write_block(magic: bytes, body: bytes, compress, prev_offset: int,
     data_with_header = HEADER_SIZE + len(disk)
     n_sums = -(-data_with_header // bytes_per_checksum)
     header = _HEADER.pack(magic, len(disk) + 4 * n_sums, len(body), prev_offset,
-                          CHECKSUM_CRC32, bytes_per_checksum, data_with_header)
+                          CHECKSUM_CRC32C, bytes_per_checksum, data_with_header)
     head_and_data = header + disk
-    mv = memoryview(head_and_data)
     sums = b"".join(
-        _I.pack(_crc32(mv[i : i + bytes_per_checksum]))
+        _I.pack(_crc32c(head_and_data[i : i + bytes_per_checksum]))
         for i in range(0, data_with_header, bytes_per_checksum)
     )
     return head_and_data + sums, len(body)
@@ -77,13 +81,15 @@ def read_header(data: bytes, offset: int) -> tuple[bytes, int, int, int]:
 def read_block(data: bytes, offset: int, decompress, verify: bool = True) -> tuple[bytes, bytes]:
     """(magic, uncompressed body) of the block at `offset`, checksums verified."""
     magic, on_disk, uncompressed, _prev, ctype, bpc, dwh = _HEADER.unpack_from(data, offset)
-    if verify and ctype == CHECKSUM_CRC32:
-        mv = memoryview(data)
-        pos = offset + dwh
-        for i in range(offset, offset + dwh, bpc):
-            if _crc32(mv[i : min(i + bpc, offset + dwh)]) != _I.unpack_from(data, pos)[0]:
+    if verify and ctype:
+        crc = _CHECKSUMS.get(ctype)
+        if crc is None:
+            raise ValueError(f"unknown checksum type {ctype} in block at offset {offset}")
+        end = offset + dwh
+        sums = struct.unpack_from(">%dI" % -(-dwh // bpc), data, end)
+        for k, i in enumerate(range(offset, end, bpc)):
+            if crc(data[i : min(i + bpc, end)]) != sums[k]:
                 raise ValueError(f"checksum mismatch in block at offset {offset}")
-            pos += 4
     body = data[offset + HEADER_SIZE : offset + dwh]
     return magic, decompress(body, uncompressed)
 

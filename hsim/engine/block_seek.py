@@ -34,11 +34,13 @@ class SeekableBlock:
         row may continue in the next block, which the caller must also read)."""
         offs = self.offsets
         key = self._row_at
-        lo = bisect_left(offs, row, key=key)
-        hi = bisect_right(offs, row, lo, key=key)
         n = len(offs)
-        if lo == hi:
-            return [], hi == n
+        lo = bisect_left(offs, row, key=key)
+        if lo == n or key(offs[lo]) != row:
+            return [], lo == n
+        hi = lo + 1  # most rows hold one cell here: look at the next before bisecting again
+        if hi < n and key(offs[hi]) == row:
+            hi = bisect_right(offs, row, hi, key=key)
         end = offs[hi] if hi < n else len(self.body)
         return decode_cells(self.body[offs[lo]:end], self.include_tags, self.include_mvcc), hi == n
 

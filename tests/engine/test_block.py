@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import struct
+import zlib
 
+import google_crc32c
 import pytest
 from hfile_helpers import roundtrip, write
 from hypothesis import given
@@ -80,7 +82,7 @@ def test_block_header_is_33_bytes_with_checksum_chunks():
     data, size = write_block(blk.DATA, body, compressor("NONE"), 123, 16384)
     assert size == len(body)
     magic, on_disk, uncompressed, prev, ctype, bpc, dwh = struct.unpack_from(">8siiqBii", data)
-    assert (magic, uncompressed, prev, ctype, bpc) == (blk.DATA, 40960, 123, 1, 16384)
+    assert (magic, uncompressed, prev, ctype, bpc) == (blk.DATA, 40960, 123, 2, 16384)
     n_sums = -(-(HEADER_SIZE + 40960) // 16384)  # 3 chunks of header + data
     assert n_sums == 3
     assert on_disk == 40960 + 4 * n_sums
@@ -88,6 +90,23 @@ def test_block_header_is_33_bytes_with_checksum_chunks():
     assert len(data) == HEADER_SIZE + on_disk
     assert read_header(data, 0) == (blk.DATA, len(data), 40960, 123)
     assert read_block(data, 0, decompressor("NONE")) == (blk.DATA, body)
+
+
+def test_checksums_are_crc32c_per_chunk_and_crc32_blocks_still_verify():
+    body = bytes(range(256)) * 100
+    data, _ = write_block(blk.DATA, body, compressor("NONE"), -1, 16384)
+    dwh = HEADER_SIZE + len(body)
+    # CRC32C (Castagnoli) known answer: "123456789" -> 0xE3069283
+    assert google_crc32c.value(b"123456789") == 0xE3069283
+    assert struct.unpack_from(">I", data, dwh)[0] == google_crc32c.value(data[:16384])
+    # a block as earlier hsim versions wrote it: ChecksumType.CRC32 (code 1), zlib's CRC32
+    head = bytearray(data[:dwh])
+    head[24] = 1
+    old = bytes(head) + b"".join(struct.pack(">I", zlib.crc32(head[i:i + 16384]))
+                                 for i in range(0, dwh, 16384))
+    assert read_block(old, 0, decompressor("NONE")) == (blk.DATA, body)
+    with pytest.raises(ValueError, match="checksum"):
+        read_block(old[:40] + b"\x00" + old[41:], 0, decompressor("NONE"))
 
 
 def test_checksums_catch_a_flipped_byte():
