@@ -203,8 +203,8 @@ class Cell(_CellBase):
         r, f = self[0], self[1]
         return b"".join(
             (
-                _H.pack(len(r)), r, _B.pack(len(f)), f, self[2],
-                _QB.pack(-self[3], -self[4]),
+                SHORT.pack(len(r)), r, FAMILY_LENGTH.pack(len(f)), f, self[2],
+                TIMESTAMP_TYPE.pack(-self[3], -self[4]),
             )
         )
 
@@ -213,54 +213,57 @@ class Cell(_CellBase):
         has a TTL tag (so len(to_keyvalue()) == serialized_size)."""
         key = self.key_bytes()
         v = self[6]
-        parts = [_II.pack(len(key), len(v)), key, v]
+        parts = [KV_LENGTHS.pack(len(key), len(v)), key, v]
         if self[7] != NO_TTL:
-            parts.append(_TTL_TAGS.pack(11, 9, TTL_TAG_TYPE, self[7]))
+            parts.append(TTL_TAG.pack(11, 9, TTL_TAG_TYPE, self[7]))
         return b"".join(parts)
 
     def tags_bytes(self) -> bytes:
         """`[tagsLen:2][tags]` as an HFile that includes tags writes after the value."""
         if self[7] == NO_TTL:
             return b"\x00\x00"
-        return _TTL_TAGS.pack(11, 9, TTL_TAG_TYPE, self[7])
+        return TTL_TAG.pack(11, 9, TTL_TAG_TYPE, self[7])
 
     @staticmethod
     def from_keyvalue(buf: bytes, offset: int = 0, has_tags: bool = False,
                       seq_id: int = 0) -> tuple[Cell, int]:
         """Decode one KeyValue at `offset`; returns (cell, offset after it). With `has_tags`
         (HFile v3 files that include tags) a tags length and tags follow the value."""
-        klen, vlen = _II.unpack_from(buf, offset)
+        klen, vlen = KV_LENGTHS.unpack_from(buf, offset)
         p = offset + 8
-        rlen = _H.unpack_from(buf, p)[0]
+        rlen = SHORT.unpack_from(buf, p)[0]
         row = bytes(buf[p + 2 : p + 2 + rlen])
         fp = p + 2 + rlen
         flen = buf[fp]
         family = bytes(buf[fp + 1 : fp + 1 + flen])
         qend = p + klen - 9
         qualifier = bytes(buf[fp + 1 + flen : qend])
-        ts, code = _QB.unpack_from(buf, qend)
+        ts, code = TIMESTAMP_TYPE.unpack_from(buf, qend)
         vstart = p + klen
         value = bytes(buf[vstart : vstart + vlen])
         end = vstart + vlen
         ttl = NO_TTL
         if has_tags:
-            tags_len = _H.unpack_from(buf, end)[0]
+            tags_len = SHORT.unpack_from(buf, end)[0]
             tp = end + 2
             end = tp + tags_len
             while tp < end:  # [tagLen:2][type:1][value]
-                tlen = _H.unpack_from(buf, tp)[0]
+                tlen = SHORT.unpack_from(buf, tp)[0]
                 if buf[tp + 2] == TTL_TAG_TYPE:
-                    ttl = _Q.unpack_from(buf, tp + 3)[0]
+                    ttl = TAG_LONG.unpack_from(buf, tp + 3)[0]
                 tp += 2 + tlen
         return Cell.make(row, family, qualifier, ts, code, value, seq_id, ttl), end
 
 
-_H = struct.Struct(">H")
-_B = struct.Struct(">B")
-_Q = struct.Struct(">q")
-_QB = struct.Struct(">qB")
-_II = struct.Struct(">ii")
-_TTL_TAGS = struct.Struct(">HHBq")
+# KeyValue's byte layout, field group by field group (KeyValue, KeyValueUtil), used by Cell's
+# own encoding here, the HFile writer's block loop and the data-block decoder: one definition.
+KV_LENGTHS = struct.Struct(">ii")  # keyLength, valueLength
+KV_HEAD = struct.Struct(">iiH")  # keyLength, valueLength, rowLength
+SHORT = struct.Struct(">H")  # rowLength, tagsLength, a tag's length
+FAMILY_LENGTH = struct.Struct(">B")
+TIMESTAMP_TYPE = struct.Struct(">qB")  # the key's last 9 bytes
+TTL_TAG = struct.Struct(">HHBq")  # tagsLength, tagLength, tag type, the TTL (a long)
+TAG_LONG = struct.Struct(">q")  # a TTL tag's value
 
 
 def fields(row: bytes, family: bytes, qualifier: bytes, timestamp: int, code: int, value: bytes,

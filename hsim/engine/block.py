@@ -21,7 +21,7 @@ import zlib
 
 from google_crc32c import value as _crc32c
 
-from hsim.cell import NO_TTL, TTL_TAG_TYPE, Cell
+from hsim.cell import KV_HEAD, NO_TTL, TAG_LONG, TIMESTAMP_TYPE, TTL_TAG_TYPE, Cell
 
 HEADER_SIZE = 33
 CHECKSUM_CRC32 = 1  # ChecksumType codes (NULL = 0)
@@ -42,12 +42,7 @@ TRAILER = b'TRABLK"$'
 
 # ChecksumType code -> its function of a bytes chunk
 _CHECKSUMS = {CHECKSUM_CRC32: zlib.crc32, CHECKSUM_CRC32C: _crc32c}
-_I = struct.Struct(">I")
-_II = struct.Struct(">ii")
-_IIH = struct.Struct(">iiH")
-_QB = struct.Struct(">qB")
-_H = struct.Struct(">H")
-_Q = struct.Struct(">q")
+_CHECKSUM = struct.Struct(">I")
 _new = tuple.__new__
 
 
@@ -66,7 +61,7 @@ def write_block(magic: bytes, body: bytes, compress, prev_offset: int,
                           CHECKSUM_CRC32C, bytes_per_checksum, data_with_header)
     head_and_data = header + disk
     sums = b"".join(
-        _I.pack(_crc32c(head_and_data[i : i + bytes_per_checksum]))
+        _CHECKSUM.pack(_crc32c(head_and_data[i : i + bytes_per_checksum]))
         for i in range(0, data_with_header, bytes_per_checksum)
     )
     return head_and_data + sums, len(body)
@@ -142,8 +137,8 @@ def decode_cells(buf: bytes, include_tags: bool, include_mvcc: bool) -> list:
     are sliced once and shared by every cell."""
     out = []
     append = out.append
-    unpack_lens = _IIH.unpack_from
-    unpack_tstype = _QB.unpack_from
+    unpack_lens = KV_HEAD.unpack_from
+    unpack_tstype = TIMESTAMP_TYPE.unpack_from
     from_bytes = int.from_bytes
     new = _new
     cell_cls = Cell
@@ -169,7 +164,7 @@ def decode_cells(buf: bytes, include_tags: bool, include_mvcc: bool) -> list:
             tp = vend + 2
             while tp < tags_end:  # [tagLen:2][type:1][value]
                 if buf[tp + 2] == TTL_TAG_TYPE:
-                    ttl = _Q.unpack_from(buf, tp + 3)[0]
+                    ttl = TAG_LONG.unpack_from(buf, tp + 3)[0]
                 tp += 2 + (buf[tp] << 8 | buf[tp + 1])
             nxt = tags_end
         if include_mvcc:

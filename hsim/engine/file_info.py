@@ -1,5 +1,11 @@
 """HFile file-info keys: the names under which an HFile records its metadata (HFileInfo,
-HStoreFile, HFileWriterImpl), shared by the writer and the reader."""
+HStoreFile, HFileWriterImpl), and their values' encoding (Bytes.toBytes of a long or an int,
+big-endian), shared by the writer and the reader."""
+
+import struct
+
+_LONG = struct.Struct(">q")
+_INT = struct.Struct(">i")
 
 LONG_MAX = (1 << 63) - 1
 
@@ -22,3 +28,23 @@ EARLIEST_PUT_TS = b"EARLIEST_PUT_TS"
 # hsim's one addition: the exact KeyValue bytes of the file's cells (sum of serialized_size),
 # which HBase does not record but the simulator reports.
 KEYVALUE_BYTES = b"hsim.KEYVALUE_BYTES"
+
+
+def long_bytes(value: int) -> bytes:
+    """Bytes.toBytes(long)."""
+    return _LONG.pack(value)
+
+
+def int_bytes(value: int) -> bytes:
+    """Bytes.toBytes(int)."""
+    return _INT.pack(value)
+
+
+def get_long(info: dict, key: bytes, default: int) -> int:
+    """The long recorded under `key` (Bytes.toLong), or `default` when the file has none."""
+    return _LONG.unpack(info[key])[0] if key in info else default
+
+
+def get_int(info: dict, key: bytes, default: int) -> int:
+    """The int recorded under `key` (Bytes.toInt), or `default` when the file has none."""
+    return _INT.unpack(info[key])[0] if key in info else default

@@ -16,13 +16,12 @@ earliest put and delete-family count are tracked per cell.
 
 from __future__ import annotations
 
-import struct
 from array import array
 from operator import itemgetter
 
 from hsim.cell import (
-    DELETE_COLUMN, DELETE_FAMILY, DELETE_FAMILY_VERSION, LATEST_TIMESTAMP, NO_TTL, PUT,
-    TTL_TAG_TYPE,
+    DELETE_COLUMN, DELETE_FAMILY, DELETE_FAMILY_VERSION, KV_HEAD, LATEST_TIMESTAMP, NO_TTL, PUT,
+    TIMESTAMP_TYPE, TTL_TAG, TTL_TAG_TYPE,
 )
 from hsim.config import Config
 from hsim.engine import block as blk
@@ -33,25 +32,7 @@ from hsim.engine.block_index import (
     key_bytes,
 )
 from hsim.engine.bloom import CompoundBloomWriter, rowcol_key
-from hsim.engine.file_info import (
-    AVG_KEY_LEN,
-    AVG_VALUE_LEN,
-    BLOOM_FILTER_TYPE,
-    CREATE_TIME_TS,
-    DELETE_FAMILY_COUNT,
-    EARLIEST_PUT_TS,
-    KEYVALUE_BYTES,
-    KEY_VALUE_VERSION,
-    LASTKEY,
-    LAST_BLOOM_KEY,
-    LONG_MAX,
-    MAJOR_COMPACTION_KEY,
-    MAX_MEMSTORE_TS_KEY,
-    MAX_SEQ_ID_KEY,
-    MAX_TAGS_LEN,
-    TAGS_COMPRESSED,
-    TIMERANGE,
-)
+from hsim.engine import file_info as fi
 from hsim.engine.codecs import ALGORITHM_ORDINALS, compressor
 from hsim.engine.trailer import (
     TRAILER_SIZE,
@@ -61,11 +42,6 @@ from hsim.engine.trailer import (
 )
 from hsim.schema import ColumnFamily
 
-_IIH = struct.Struct(">iiH")
-_QB = struct.Struct(">qB")
-_Q = struct.Struct(">q")
-_I = struct.Struct(">i")
-_TTL_TAGS = struct.Struct(">HHBq")
 _NEG_LATEST = -LATEST_TIMESTAMP
 _ROW = itemgetter(0)
 
@@ -147,9 +123,9 @@ class HFileWriter:
                 df_bloom.add_many(list(map(_ROW, df_cells)), df_cells)
                 df_cells.clear()
         finish_block = self._finish_block
-        pack_head = _IIH.pack
-        pack_tstype = _QB.pack
-        pack_tags = _TTL_TAGS.pack
+        pack_head = KV_HEAD.pack
+        pack_tstype = TIMESTAMP_TYPE.pack
+        pack_tags = TTL_TAG.pack
         small_vlong = _SMALL_VLONG
         vlong_len = _VLONG_LEN
         parts: list[bytes] = []
@@ -165,7 +141,7 @@ class HFileWriter:
         key_fixed = 0  # 12 + family length: the key bytes besides row and qualifier
         entries = total_key = total_value = tag_bytes = 0
         max_mvcc = max_tags_len = delete_family_count = 0
-        min_ts, max_ts = LONG_MAX, -1  # TimeRangeTracker's initial range
+        min_ts, max_ts = fi.LONG_MAX, -1  # TimeRangeTracker's initial range
         earliest_put = LATEST_TIMESTAMP
         tail = b""
         tail_len = 0
@@ -328,30 +304,31 @@ class HFileWriter:
         root_offset = index.write_index_blocks(self._write_block)
         self._write_block(blk.ROOT_INDEX, b"")  # the meta-block index: no meta blocks
         info = {
-            MAX_SEQ_ID_KEY: _Q.pack(max_seq_id),
-            MAJOR_COMPACTION_KEY: b"\xff" if major_compaction else b"\x00",
-            TIMERANGE: time_range_bytes(s["min_ts"], s["max_ts"]),
-            EARLIEST_PUT_TS: _Q.pack(s["earliest_put"]),
-            DELETE_FAMILY_COUNT: _Q.pack(s["delete_family_count"]),
-            AVG_KEY_LEN: _I.pack(s["total_key"] // s["entries"] if s["entries"] else 0),
-            AVG_VALUE_LEN: _I.pack(s["total_value"] // s["entries"] if s["entries"] else 0),
-            CREATE_TIME_TS: _Q.pack(create_time),
-            KEYVALUE_BYTES: _Q.pack(s["kv_bytes"]),
+            fi.MAX_SEQ_ID_KEY: fi.long_bytes(max_seq_id),
+            fi.MAJOR_COMPACTION_KEY: b"\xff" if major_compaction else b"\x00",
+            fi.TIMERANGE: time_range_bytes(s["min_ts"], s["max_ts"]),
+            fi.EARLIEST_PUT_TS: fi.long_bytes(s["earliest_put"]),
+            fi.DELETE_FAMILY_COUNT: fi.long_bytes(s["delete_family_count"]),
+            fi.AVG_KEY_LEN: fi.int_bytes(s["total_key"] // s["entries"] if s["entries"] else 0),
+            fi.AVG_VALUE_LEN: fi.int_bytes(
+                s["total_value"] // s["entries"] if s["entries"] else 0),
+            fi.CREATE_TIME_TS: fi.long_bytes(create_time),
+            fi.KEYVALUE_BYTES: fi.long_bytes(s["kv_bytes"]),
         }
         bloom = self._bloom
         if bloom is not None and bloom.key_count:
-            info[BLOOM_FILTER_TYPE] = bloom.bloom_type.encode()
+            info[fi.BLOOM_FILTER_TYPE] = bloom.bloom_type.encode()
             last = s["last"]
-            info[LAST_BLOOM_KEY] = (key_bytes((last[0], b"", last[2], _NEG_LATEST, -255))
-                                    if bloom.bloom_type == "ROWCOL" else last[0])
+            info[fi.LAST_BLOOM_KEY] = (key_bytes((last[0], b"", last[2], _NEG_LATEST, -255))
+                                       if bloom.bloom_type == "ROWCOL" else last[0])
         if self.include_mvcc:
-            info[MAX_MEMSTORE_TS_KEY] = _Q.pack(s["max_mvcc"])
-            info[KEY_VALUE_VERSION] = _I.pack(1)
+            info[fi.MAX_MEMSTORE_TS_KEY] = fi.long_bytes(s["max_mvcc"])
+            info[fi.KEY_VALUE_VERSION] = fi.int_bytes(1)
         if s["last"] is not None:
-            info[LASTKEY] = key_bytes(s["last"])
+            info[fi.LASTKEY] = key_bytes(s["last"])
         if self.include_tags:
-            info[MAX_TAGS_LEN] = _I.pack(s["max_tags_len"])
-            info[TAGS_COMPRESSED] = b"\x00"
+            info[fi.MAX_TAGS_LEN] = fi.int_bytes(s["max_tags_len"])
+            info[fi.TAGS_COMPRESSED] = b"\x00"
         file_info_offset, _ = self._write_block(blk.FILE_INFO, file_info_bytes(info))
         for b, magic in ((bloom, blk.GENERAL_BLOOM_META),
                          (self._df_bloom, blk.DELETE_FAMILY_BLOOM_META)):

@@ -9,7 +9,6 @@ accounted at its uncompressed size with header; that is what makes repeated read
 
 from __future__ import annotations
 
-import struct
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from itertools import islice
@@ -39,8 +38,6 @@ from hsim.engine.trailer import (
 )
 from hsim.schema import ColumnFamily
 
-_Q = struct.Struct(">q")
-_I = struct.Struct(">i")
 _NEG_LATEST = -LATEST_TIMESTAMP
 
 
@@ -132,23 +129,19 @@ class HFileReader:
         self._mid_meta = parse_mid_key_metadata(root, pos) if self.index_levels > 1 else None
         _, info_body = read_block(data, t.file_info_offset, self._decompress)
         info = self.file_info = parse_file_info(info_body)
-        q = _Q.unpack
-        self.max_seq_id = q(info[fi.MAX_SEQ_ID_KEY])[0] if fi.MAX_SEQ_ID_KEY in info else 0
+        self.max_seq_id = fi.get_long(info, fi.MAX_SEQ_ID_KEY, 0)
         self.is_major = info.get(fi.MAJOR_COMPACTION_KEY, b"\x00") != b"\x00"
-        self.create_time = q(info[fi.CREATE_TIME_TS])[0] if fi.CREATE_TIME_TS in info else 0
-        self.earliest_put_ts = (q(info[fi.EARLIEST_PUT_TS])[0] if fi.EARLIEST_PUT_TS in info
-                                else LATEST_TIMESTAMP)
-        self.delete_family_count = (q(info[fi.DELETE_FAMILY_COUNT])[0]
-                                    if fi.DELETE_FAMILY_COUNT in info else 0)
+        self.create_time = fi.get_long(info, fi.CREATE_TIME_TS, 0)
+        self.earliest_put_ts = fi.get_long(info, fi.EARLIEST_PUT_TS, LATEST_TIMESTAMP)
+        self.delete_family_count = fi.get_long(info, fi.DELETE_FAMILY_COUNT, 0)
         self.min_timestamp, self.max_timestamp = (parse_time_range(info[fi.TIMERANGE])
                                                   if fi.TIMERANGE in info else (fi.LONG_MAX, -1))
         self.include_tags = fi.MAX_TAGS_LEN in info
-        self.include_mvcc = _I.unpack(info.get(fi.KEY_VALUE_VERSION, b"\0\0\0\0"))[0] == 1
-        self.max_memstore_ts = (q(info[fi.MAX_MEMSTORE_TS_KEY])[0]
-                                if fi.MAX_MEMSTORE_TS_KEY in info else 0)
-        self.keyvalue_bytes = q(info[fi.KEYVALUE_BYTES])[0] if fi.KEYVALUE_BYTES in info else 0
-        self.avg_key_len = _I.unpack(info[fi.AVG_KEY_LEN])[0] if fi.AVG_KEY_LEN in info else 0
-        self.avg_value_len = _I.unpack(info[fi.AVG_VALUE_LEN])[0] if fi.AVG_VALUE_LEN in info else 0
+        self.include_mvcc = fi.get_int(info, fi.KEY_VALUE_VERSION, 0) == 1
+        self.max_memstore_ts = fi.get_long(info, fi.MAX_MEMSTORE_TS_KEY, 0)
+        self.keyvalue_bytes = fi.get_long(info, fi.KEYVALUE_BYTES, 0)
+        self.avg_key_len = fi.get_int(info, fi.AVG_KEY_LEN, 0)
+        self.avg_value_len = fi.get_int(info, fi.AVG_VALUE_LEN, 0)
         self.first_key = key_to_cell(self._root_keys[0]) if self._root_keys else None
         self.last_key = key_to_cell(parse_key(info[fi.LASTKEY])) if fi.LASTKEY in info else None
         self.first_row = self.first_key[0] if self.first_key is not None else None

@@ -207,13 +207,14 @@ class UserMatcher:
         for _q, column in groupby(cells, _QUALIFIER):
             puts = 0
             prev = None
-            for c in column:
+            rest = iter(column)  # the column's cells not looked at yet
+            for c in rest:
                 ts = -c[3]
                 if ts >= tr_max:
                     _drop(why, TIME_RANGE)
                     continue
                 if ts < tr_min:
-                    _drop_column(why, TIME_RANGE, column)
+                    _drop_column(why, TIME_RANGE, rest)
                     break
                 code = -c[4]
                 if (ts, code) == prev:
@@ -221,7 +222,7 @@ class UserMatcher:
                     continue
                 if code == PUT:
                     if puts == limit:
-                        _drop_column(why, VERSIONS, column)
+                        _drop_column(why, VERSIONS, rest)
                         break
                     puts += 1
                 prev = (ts, code)

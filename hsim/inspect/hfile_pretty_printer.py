@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from hsim.bytes import to_string_binary as tsb
 from hsim.cell import LATEST_TIMESTAMP, Cell, type_of
-from hsim.engine import hfile as hf
+from hsim.engine import file_info as hf
 from hsim.engine.block_index import parse_key
 from hsim.engine.trailer import parse_time_range
 

@@ -145,7 +145,7 @@ def test_rowcol_chunk_keys_and_last_bloom_key_have_an_empty_family():
     """PrivateCellUtil.createFirstOnRowCol(cell) drops the family: the chunk index keys and
     LAST_BLOOM_KEY of a ROWCOL bloom are row + qualifier keys with family length 0."""
     from hsim.engine.block_index import parse_key
-    from hsim.engine.hfile import LAST_BLOOM_KEY
+    from hsim.engine.file_info import LAST_BLOOM_KEY
 
     cells = make_cells(300, cols=3)
     r = roundtrip(cells, ColumnFamily(bloom_filter="ROWCOL"),
