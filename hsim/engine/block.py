@@ -140,8 +140,6 @@ def decode_cells(buf: bytes, include_tags: bool, include_mvcc: bool) -> list:
     unpack_lens = KV_HEAD.unpack_from
     unpack_tstype = TIMESTAMP_TYPE.unpack_from
     from_bytes = int.from_bytes
-    new = _new
-    cell_cls = Cell
     end = len(buf)
     pos = 0
     fam = b""
@@ -178,7 +176,7 @@ def decode_cells(buf: bytes, include_tags: bool, include_mvcc: bool) -> list:
                 nxt += n
             else:
                 seq, nxt = read_vlong(buf, nxt)
-        append(new(cell_cls, (buf[pos + 10 : p], fam, buf[p + 1 + flen : kend - 9], -ts, -code,
+        append(_new(Cell, (buf[pos + 10 : p], fam, buf[p + 1 + flen : kend - 9], -ts, -code,
                               -seq, buf[kend:vend], ttl)))
         pos = nxt
     return out

@@ -3,7 +3,9 @@ compaction keeps. One function per HBase matcher, each a single pass over the ro
 HBase order, emulating HBase's match codes:
 
 - SKIP                -> `continue`
-- SEEK_NEXT_COL       -> `skip_col = True; continue` (the rest of this column is skipped)
+- SEEK_NEXT_COL       -> the rest of this column is skipped: `break` out of the column's loop
+                         where the matcher walks the row column by column (compaction, raw
+                         scans), `skip_col = reason; continue` in the read matcher's flat loop
 - INCLUDE             -> append
 
 The state mirrors HBase's classes: the delete tracker is ScanDeleteTracker (a family stamp, the
@@ -16,7 +18,10 @@ DropDeletesCompactionScanQueryMatcher.tryDropDelete, ScanDeleteTracker, ScanWild
 The delete tracker is one object (hsim.engine.delete_tracker), made only for a row that holds a
 tracked marker. The version counter stays inline in each matcher's loop: it runs once per cell
 on every read, flush and compaction, where a method call per cell would cost more than the rest
-of the loop.
+of the loop. The read matcher keeps its column state in one flat loop, because reads of wide
+rows of one version per column are its hot case and a loop per column costs ~25% there; the
+compaction matcher, which flushes and compactions of one-version rows bypass (`match_all`),
+walks columns with groupby like the raw matcher (its share of a compaction is a few percent).
 
 Explicit columns are handled as the wildcard tracker plus a qualifier test, except in the one
 corner where HBase's ExplicitColumnTracker.checkVersions differs (MIN_VERSIONS > 0 with expired
@@ -81,29 +86,28 @@ class UserMatcher:
     it does not return: the one place those rules are written, so `explain` tells what reads
     do."""
 
-    __slots__ = ("now", "oldest", "min_versions", "limit", "tr_min", "tr_max", "see_past",
-                 "columns", "raw")
+    __slots__ = ("rules", "raw")
 
     def __init__(self, family, query: ScanQuery, now: int):
-        self.now = now
         self.raw = query.raw
-        self.tr_min, self.tr_max = query.time_range
-        self.columns = query.columns
         if query.raw:
             # Raw scans: no delete masking, CF TTL ignored, versions capped by the scan only.
-            self.oldest = _NEG_INF
-            self.min_versions = 0
-            self.limit = query.max_versions
+            oldest, min_versions, limit = _NEG_INF, 0, query.max_versions
         else:
-            self.oldest = oldest_unexpired(family.ttl_ms, now)
-            self.min_versions = family.min_versions
+            oldest = oldest_unexpired(family.ttl_ms, now)
+            min_versions = family.min_versions
             fam_versions = family.max_versions
-            self.limit = fam_versions if query.has_filter else min(query.max_versions, fam_versions)
-        self.see_past = family.keep_deleted_cells is not KeepDeletedCells.FALSE
+            limit = fam_versions if query.has_filter else min(query.max_versions, fam_versions)
+        see_past = family.keep_deleted_cells is not KeepDeletedCells.FALSE
+        tr_min, tr_max = query.time_range
+        # One tuple, unpacked in one step by `match`: it runs once per row, and rows are often
+        # one or two cells.
+        self.rules = (now, oldest, min_versions, limit, tr_min, tr_max, see_past, query.columns)
 
     def match(self, cells, why=None) -> list:
         if self.raw:
             return self._match_raw(cells, why)
+        now, oldest, minv, limit, tr_min, tr_max, see_past, cols = self.rules
         if len(cells) == 1 and why is None:
             # A row holding one put without a cell TTL (tall tables): the loop below would
             # include it iff it is in the time range, unexpired (or kept by MIN_VERSIONS) and
@@ -111,18 +115,10 @@ class UserMatcher:
             c = cells[0]
             if c[4] == -PUT and c[7] == NO_TTL:
                 ts = -c[3]
-                if self.tr_min <= ts < self.tr_max and (ts >= self.oldest or self.min_versions) \
-                        and (self.columns is None or c[2] in self.columns):
+                if tr_min <= ts < tr_max and (ts >= oldest or minv) \
+                        and (cols is None or c[2] in cols):
                     return cells
                 return []
-        now = self.now
-        oldest = self.oldest
-        minv = self.min_versions
-        limit = self.limit
-        tr_min = self.tr_min
-        tr_max = self.tr_max
-        see_past = self.see_past
-        cols = self.columns
         out = []
         deletes = None  # a ScanDeleteTracker from the row's first tracked marker
         cur_q = None
@@ -200,9 +196,7 @@ class UserMatcher:
 
         Raw scans are a diagnostic path (shell RAW => true, explain), so this walks the row
         column by column rather than with the hot loops' inline column state."""
-        limit = self.limit
-        tr_min = self.tr_min
-        tr_max = self.tr_max
+        limit, tr_min, tr_max = self.rules[3:6]
         out = []
         for _q, column in groupby(cells, _QUALIFIER):
             puts = 0
@@ -257,21 +251,17 @@ class CompactionMatcher:
     a put above it is not counted against VERSIONS: what an open scanner still needs survives.
     """
 
-    __slots__ = ("now", "oldest", "min_versions", "max_versions", "kdc", "drop_deletes",
-                 "earliest_put_ts", "purge_ms", "dropped", "max_read_point")
+    __slots__ = ("rules", "dropped")
 
     def __init__(self, family, now: int, drop_deletes: bool, earliest_put_ts: int = _NEG_INF,
                  time_to_purge_deletes_ms: int = 0, max_read_point: int | None = None):
-        self.now = now
-        self.oldest = oldest_unexpired(family.ttl_ms, now)
-        self.min_versions = family.min_versions
-        self.max_versions = family.max_versions
-        self.kdc = family.keep_deleted_cells
-        self.drop_deletes = drop_deletes
-        self.earliest_put_ts = earliest_put_ts
-        self.purge_ms = time_to_purge_deletes_ms
+        # a cell whose -seq is below `unseen` was written after the smallest open read point
+        unseen = _NEG_INF if max_read_point is None else -max_read_point
+        # One tuple, unpacked in one step by `match`, which runs once per row.
+        self.rules = (now, oldest_unexpired(family.ttl_ms, now), family.min_versions,
+                      family.max_versions, family.keep_deleted_cells, drop_deletes,
+                      earliest_put_ts, time_to_purge_deletes_ms, unseen)
         self.dropped = {"deleted": 0, "expired": 0, "versions": 0, "markers": 0}
-        self.max_read_point = max_read_point
 
     def match_all(self, cells: list, one_cell_rows: bool = False) -> list:
         """The kept cells of many rows (`cells` in HBase order, as a flush or compaction
@@ -281,9 +271,9 @@ class CompactionMatcher:
         already knows no row has two cells (so no column has two versions)."""
         if not cells:
             return []
+        oldest, min_versions = self.rules[1:3]
         if (set(map(_TYPE, cells)) == _PUTS and set(map(_TTL, cells)) == _NO_TTLS
-                and (self.min_versions or self.oldest == _NEG_INF
-                     or -max(map(_NEG_TS, cells)) >= self.oldest)
+                and (min_versions or oldest == _NEG_INF or -max(map(_NEG_TS, cells)) >= oldest)
                 and (one_cell_rows or one_version_per_column(cells))):
             return cells
         out = []
@@ -294,102 +284,83 @@ class CompactionMatcher:
         return out
 
     def match(self, cells) -> list:
+        now, oldest, minv, maxv, kdc, major, earliest, purge, unseen = self.rules
+        dropped = self.dropped
         if len(cells) == 1:
             # One put without a cell TTL: kept unless expired with no MIN_VERSIONS to keep it.
             c = cells[0]
             if c[4] == -PUT and c[7] == NO_TTL:
-                if -c[3] >= self.oldest or self.min_versions:
+                if -c[3] >= oldest or minv:
                     return cells
-                self.dropped["expired"] += 1
+                dropped["expired"] += 1
                 return []
-        now = self.now
-        oldest = self.oldest
-        minv = self.min_versions
-        maxv = self.max_versions
-        kdc = self.kdc
-        major = self.drop_deletes
-        earliest = self.earliest_put_ts
-        purge = self.purge_ms
-        dropped = self.dropped
-        # a cell whose -seq is below this was written after the smallest open read point
-        unseen = _NEG_INF if self.max_read_point is None else -self.max_read_point
         out = []
         deletes = None  # a ScanDeleteTracker from the row's first tracked marker
-        cur_q = None
-        count = 0
-        prev = None
-        skip_col = None  # None, or the cause tallied for the rest of the column
-        for c in cells:
-            q = c[2]
-            if q != cur_q:
-                cur_q = q
-                count = 0
-                prev = None
-                skip_col = None
-            elif skip_col is not None:
-                dropped[skip_col] += 1
-                continue
-            ts = -c[3]
-            code = -c[4]
-            if ts < oldest and minv == 0:
-                skip_col = "expired"
-                dropped["expired"] += 1
-                continue
-            ttl = c[7]
-            if ttl != NO_TTL and ts + ttl < now:
-                dropped["expired"] += 1
-                continue
-            if code != PUT:
-                if c[5] < unseen:  # "we should not use this delete marker to mask any cell yet"
-                    out.append(c)
+        # Column by column: `break` is SEEK_NEXT_COL, the rest of the column tallied with it.
+        for q, column in groupby(cells, _QUALIFIER):
+            versions = 0
+            prev = None
+            rest = iter(column)  # the column's cells not looked at yet
+            for c in rest:
+                ts = -c[3]
+                if ts < oldest and minv == 0:
+                    _drop_column(dropped, "expired", rest)
+                    break
+                ttl = c[7]
+                if ttl != NO_TTL and ts + ttl < now:
+                    dropped["expired"] += 1
                     continue
-                # CompactionScanQueryMatcher.trackDelete
-                if kdc is _KDC_FALSE or (kdc is _KDC_TTL and ts < oldest):
-                    if deletes is None:
-                        deletes = ScanDeleteTracker()
-                    deletes.add(code, q, ts)
-                if not major:
-                    out.append(c)  # minor compactions and flushes keep every marker
-                    continue
-                # DropDeletesCompactionScanQueryMatcher.tryDropDelete
-                if purge > 0 and now - ts <= purge:
-                    out.append(c)
-                    continue
-                if kdc is _KDC_TRUE or (kdc is _KDC_TTL and ts >= oldest):
-                    if ts < earliest:
-                        skip_col = "markers"
+                code = -c[4]
+                if code != PUT:
+                    if c[5] < unseen:  # "we should not use this delete marker to mask any cell yet"
+                        out.append(c)
+                        continue
+                    # CompactionScanQueryMatcher.trackDelete
+                    if kdc is _KDC_FALSE or (kdc is _KDC_TTL and ts < oldest):
+                        if deletes is None:
+                            deletes = ScanDeleteTracker()
+                        deletes.add(code, q, ts)
+                    if not major:
+                        out.append(c)  # minor compactions and flushes keep every marker
+                        continue
+                    # DropDeletesCompactionScanQueryMatcher.tryDropDelete
+                    if purge > 0 and now - ts <= purge:
+                        out.append(c)
+                        continue
+                    if kdc is _KDC_TRUE or (kdc is _KDC_TTL and ts >= oldest):
+                        if ts < earliest:
+                            _drop_column(dropped, "markers", rest)
+                            break
+                        # falls through to version counting
+                    else:
                         dropped["markers"] += 1
                         continue
-                    # falls through to version counting
+                elif deletes is not None:
+                    deleted = deletes.is_deleted(q, ts)
+                    if deleted:
+                        if deleted >= COLUMN_DELETED:
+                            _drop_column(dropped, "deleted", rest)
+                            break
+                        dropped["deleted"] += 1
+                        continue
+                # ScanWildcardColumnTracker.checkVersions (ignoreCount above the read point)
+                if c[5] < unseen:
+                    out.append(c)
+                    continue
+                if prev is not None and prev[0] == ts and prev[1] == code:
+                    dropped["versions"] += 1
+                    continue
+                if code == PUT:
+                    versions += 1
+                if versions > maxv:
+                    _drop_column(dropped, "versions", rest)
+                    break
+                if versions <= minv or ts >= oldest:
+                    prev = (ts, code)
+                    out.append(c)
                 else:
-                    dropped["markers"] += 1
-                    continue
-            elif deletes is not None:
-                deleted = deletes.is_deleted(q, ts)
-                if deleted:
-                    dropped["deleted"] += 1
-                    if deleted >= COLUMN_DELETED:
-                        skip_col = "deleted"
-                    continue
-            # ScanWildcardColumnTracker.checkVersions (ignoreCount above the read point)
-            if c[5] < unseen:
-                out.append(c)
-                continue
-            if prev is not None and prev[0] == ts and prev[1] == code:
-                dropped["versions"] += 1
-                continue
-            if code == PUT:
-                count += 1
-            if count > maxv:
-                skip_col = "versions"
-                dropped["versions"] += 1
-                continue
-            if count <= minv or ts >= oldest:
-                prev = (ts, code)
-                out.append(c)
-            else:
-                skip_col = "expired"
-                dropped["expired"] += 1
+                    _drop_column(dropped, "expired", rest)
+                    break
         return out
 
 
