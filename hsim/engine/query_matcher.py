@@ -195,13 +195,12 @@ class UserMatcher:
         """RawScanQueryMatcher: markers and puts, time range, versions counted on puts only.
 
         Raw scans are a diagnostic path (shell RAW => true, explain), so this walks the row
-        column by column rather than with the hot loops' inline column state."""
+        column by column rather than with the read matcher's inline column state."""
         limit, tr_min, tr_max = self.rules[3:6]
         out = []
-        for _q, column in groupby(cells, _QUALIFIER):
+        for _q, rest in groupby(cells, _QUALIFIER):  # `rest`: the column's cells not yet seen
             puts = 0
             prev = None
-            rest = iter(column)  # the column's cells not looked at yet
             for c in rest:
                 ts = -c[3]
                 if ts >= tr_max:
@@ -225,7 +224,10 @@ class UserMatcher:
 
 
 def _drop_column(why, reason: str, rest) -> None:
-    """SEEK_NEXT_COL: the current cell and the `rest` of its column go, for one reason."""
+    """SEEK_NEXT_COL: the current cell and the `rest` of its column go, for one reason.
+
+    `rest` is the column's groupby group, part consumed: the caller breaks out of its loop
+    over it right after (ruff's B031, a group used twice, is that deliberate reuse)."""
     if why is not None:
         why[reason] += 1 + sum(1 for _ in rest)
 
@@ -284,23 +286,23 @@ class CompactionMatcher:
         return out
 
     def match(self, cells) -> list:
-        now, oldest, minv, maxv, kdc, major, earliest, purge, unseen = self.rules
-        dropped = self.dropped
+        rules = self.rules
         if len(cells) == 1:
             # One put without a cell TTL: kept unless expired with no MIN_VERSIONS to keep it.
             c = cells[0]
             if c[4] == -PUT and c[7] == NO_TTL:
-                if -c[3] >= oldest or minv:
+                if -c[3] >= rules[1] or rules[2]:  # oldest, min_versions
                     return cells
-                dropped["expired"] += 1
+                self.dropped["expired"] += 1
                 return []
+        now, oldest, minv, maxv, kdc, major, earliest, purge, unseen = rules
+        dropped = self.dropped
         out = []
         deletes = None  # a ScanDeleteTracker from the row's first tracked marker
         # Column by column: `break` is SEEK_NEXT_COL, the rest of the column tallied with it.
-        for q, column in groupby(cells, _QUALIFIER):
+        for q, rest in groupby(cells, _QUALIFIER):  # `rest`: the column's cells not yet seen
             versions = 0
             prev = None
-            rest = iter(column)  # the column's cells not looked at yet
             for c in rest:
                 ts = -c[3]
                 if ts < oldest and minv == 0:
