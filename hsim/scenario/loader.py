@@ -14,10 +14,9 @@ from hsim.suggest import did_you_mean
 
 
 def builtin_dir() -> Path:
-    """scenarios/ next to the hsim package (an editable install or a checkout)."""
-    import hsim
-
-    return Path(hsim.__file__).resolve().parent.parent / "scenarios"
+    """scenarios/ next to the hsim package (an editable install or a checkout); found from
+    this file, as importing `hsim` itself would reach up to the package's front door."""
+    return Path(__file__).resolve().parents[2] / "scenarios"
 
 
 def search_dirs() -> list[Path]:
