@@ -38,16 +38,16 @@ import copy
 from collections.abc import Callable, Iterable, Iterator
 
 from hsim.cell import FAMILY, QUALIFIER
-from hsim.filters.base import Filter, ReturnCode
-
-RC = ReturnCode
-INCLUDE = RC.INCLUDE
-SKIP = RC.SKIP
-NEXT_COL = RC.NEXT_COL
-NEXT_ROW = RC.NEXT_ROW
-INCLUDE_AND_NEXT_COL = RC.INCLUDE_AND_NEXT_COL
-INCLUDE_AND_SEEK_NEXT_ROW = RC.INCLUDE_AND_SEEK_NEXT_ROW
-HINT = RC.SEEK_NEXT_USING_HINT
+from hsim.filters.base import (
+    Filter,
+    HINT,
+    INCLUDE,
+    INCLUDE_AND_NEXT_COL,
+    INCLUDE_AND_SEEK_NEXT_ROW,
+    NEXT_COL,
+    NEXT_ROW,
+    SKIP,
+)
 
 
 def fresh(filt: Filter) -> Filter:

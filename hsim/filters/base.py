@@ -30,6 +30,16 @@ class ReturnCode(enum.IntEnum):
     INCLUDE_AND_SEEK_NEXT_ROW = 6  # include it, then as NEXT_ROW
 
 
+# The codes by name, as filter code reads them; the filter modules import these rather than
+# each aliasing the enum's members again.
+INCLUDE = ReturnCode.INCLUDE
+INCLUDE_AND_NEXT_COL = ReturnCode.INCLUDE_AND_NEXT_COL
+SKIP = ReturnCode.SKIP
+NEXT_COL = ReturnCode.NEXT_COL
+NEXT_ROW = ReturnCode.NEXT_ROW
+HINT = ReturnCode.SEEK_NEXT_USING_HINT
+INCLUDE_AND_SEEK_NEXT_ROW = ReturnCode.INCLUDE_AND_SEEK_NEXT_ROW
+
 INCLUDE_CODES = frozenset(
     (ReturnCode.INCLUDE, ReturnCode.INCLUDE_AND_NEXT_COL, ReturnCode.INCLUDE_AND_SEEK_NEXT_ROW)
 )

@@ -10,7 +10,13 @@ from hsim.cell import NEG_TS, QUALIFIER, to_bytes_arg
 from hsim.errors import InvalidArgumentError
 from hsim.filters.base import (
     Filter,
+    HINT,
+    INCLUDE,
+    INCLUDE_AND_NEXT_COL,
+    NEXT_COL,
+    NEXT_ROW,
     ReturnCode,
+    SKIP,
     first_on_row_col,
     first_on_row_col_ts,
     last_on_row_col,
@@ -21,13 +27,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # what the annotations name; not imported at run time
     from collections.abc import Iterable
     from hsim.cell import Cell
-
-INCLUDE = ReturnCode.INCLUDE
-INCLUDE_AND_NEXT_COL = ReturnCode.INCLUDE_AND_NEXT_COL
-SKIP = ReturnCode.SKIP
-NEXT_COL = ReturnCode.NEXT_COL
-NEXT_ROW = ReturnCode.NEXT_ROW
-HINT = ReturnCode.SEEK_NEXT_USING_HINT
 
 
 def _non_negative(name: str, value) -> int:

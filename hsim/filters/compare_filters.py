@@ -4,7 +4,7 @@ ValueFilter and DependentColumnFilter (each as its HBase class of the same name)
 from __future__ import annotations
 
 from hsim.cell import FAMILY, NEG_TS, QUALIFIER, VALUE, to_bytes_arg
-from hsim.filters.base import Filter, ReturnCode, RowKeyDecision
+from hsim.filters.base import Filter, INCLUDE, NEXT_ROW, ReturnCode, RowKeyDecision, SKIP
 from hsim.filters.compare_op import CompareOperator, out_predicate
 from hsim.filters.comparators import BinaryComparator, ByteArrayComparable
 
@@ -12,10 +12,6 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # what the annotations name; not imported at run time
     from hsim.cell import Cell
-
-INCLUDE = ReturnCode.INCLUDE
-SKIP = ReturnCode.SKIP
-NEXT_ROW = ReturnCode.NEXT_ROW
 
 
 def as_comparator(comparator) -> ByteArrayComparable:
@@ -49,7 +45,6 @@ class RowFilter(RowKeyDecision, CompareFilter):
         if self._out(row):
             self.filter_out_row = True
         return self.filter_out_row
-
 
 
 class FamilyFilter(CompareFilter):

@@ -19,7 +19,7 @@ import enum
 
 from hsim.cell import FAMILY, QUALIFIER
 from hsim.errors import InvalidArgumentError
-from hsim.filters.base import INCLUDE_CODES, Filter, ReturnCode
+from hsim.filters.base import Filter, HINT, INCLUDE, INCLUDE_CODES, ReturnCode, SKIP
 
 from typing import TYPE_CHECKING
 
@@ -28,7 +28,6 @@ if TYPE_CHECKING:  # what the annotations name; not imported at run time
     from hsim.cell import Cell
 
 RC = ReturnCode
-_INCLUDE, _SKIP, _HINT = RC.INCLUDE, RC.SKIP, RC.SEEK_NEXT_USING_HINT
 _MOVE = {  # code -> (includes the cell, how far it moves: cell, column, row, hint)
     RC.INCLUDE: (True, 0),
     RC.SKIP: (False, 0),
@@ -44,14 +43,14 @@ _CODE = {v: k for k, v in _MOVE.items()}
 def _merge_and(rc: RC, local: RC) -> RC:
     (i1, m1), (i2, m2) = _MOVE[rc], _MOVE[local]
     m = max(m1, m2)
-    return _HINT if m == 3 else _CODE[(i1 and i2, m)]
+    return HINT if m == 3 else _CODE[(i1 and i2, m)]
 
 
 def _merge_or(rc: RC, local: RC) -> RC:
-    if rc is _HINT and local is _HINT:
-        return _HINT
+    if rc is HINT and local is HINT:
+        return HINT
     (i1, m1), (i2, m2) = _MOVE[rc], _MOVE[local]
-    m = min(0 if rc is _HINT else m1, 0 if local is _HINT else m2)
+    m = min(0 if rc is HINT else m1, 0 if local is HINT else m2)
     return _CODE[(i1 or i2, m)]
 
 
@@ -168,16 +167,16 @@ class FilterList(Filter, combines=True):
     def filter_cell(self, cell: Cell) -> RC:
         filters = self.filters
         if not self._and:
-            return self._filter_cell_or(cell, filters) if filters else _INCLUDE
-        rc = _INCLUDE
+            return self._filter_cell_or(cell, filters) if filters else INCLUDE
+        rc = INCLUDE
         merge = MERGE_AND
         for f in filters:
             if f.filter_all_remaining():
                 return RC.NEXT_ROW
             local = f.filter_cell(cell)
-            if local is _HINT:
+            if local is HINT:
                 self._hint_filters = [f]
-                return _HINT
+                return HINT
             rc = merge[rc, local]
             # Later sub-filters see the cell only while it is still included (HBASE-20565),
             # so their counters (offsets, limits) are not advanced by cells already dropped.
@@ -198,21 +197,21 @@ class FilterList(Filter, combines=True):
             if local is None:
                 local = f.filter_cell(cell)
             prev_rc[i] = local
-            prev_cell[i] = None if local is _INCLUDE or local is _SKIP else cell
+            prev_cell[i] = None if local is INCLUDE or local is SKIP else cell
             rc = local if rc is None else merge[rc, local]
             if local in INCLUDE_CODES:
                 included[i] = True
-        return _SKIP if rc is None else rc
+        return SKIP if rc is None else rc
 
     def _code_from_previous(self, f: Filter, cell, prev, prev_rc):
         """FilterListWithOR.calculateReturnCodeByPrevCellAndRC: the code a sub-filter's last
         answer still implies for this cell, or None to ask the sub-filter."""
-        if prev is None or prev_rc is None or prev_rc is _INCLUDE or prev_rc is _SKIP:
+        if prev is None or prev_rc is None or prev_rc is INCLUDE or prev_rc is SKIP:
             return None
-        if prev_rc is _HINT:
+        if prev_rc is HINT:
             hint = f.get_next_cell_hint(prev)
             if hint is not None and self._compare(cell, hint) < 0:
-                return _HINT
+                return HINT
             return None
         if prev_rc is RC.NEXT_COL or prev_rc is RC.INCLUDE_AND_NEXT_COL:
             same = prev[QUALIFIER] == cell[QUALIFIER] and prev[FAMILY] == cell[FAMILY]

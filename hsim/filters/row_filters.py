@@ -7,10 +7,8 @@ import struct
 
 from hsim.cell import NO_TTL, Cell, to_bytes_arg
 from hsim.errors import InvalidArgumentError
-from hsim.filters.base import Filter, ReturnCode, RowKeyDecision
+from hsim.filters.base import Filter, INCLUDE, NEXT_ROW, ReturnCode, RowKeyDecision
 
-INCLUDE = ReturnCode.INCLUDE
-NEXT_ROW = ReturnCode.NEXT_ROW
 _new = tuple.__new__
 _INT = struct.Struct(">i")
 

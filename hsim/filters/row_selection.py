@@ -10,16 +10,13 @@ import hashlib
 
 from hsim.cell import LATEST_TIMESTAMP, NO_TTL, Cell, CellType, to_bytes_arg
 from hsim.errors import InvalidArgumentError
-from hsim.filters.base import Filter, ReturnCode, RowKeyDecision
+from hsim.filters.base import Filter, HINT, INCLUDE, NEXT_ROW, ReturnCode, RowKeyDecision
 
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # what the annotations name; not imported at run time
     from collections.abc import Iterable
 
-INCLUDE = ReturnCode.INCLUDE
-NEXT_ROW = ReturnCode.NEXT_ROW
-SEEK = ReturnCode.SEEK_NEXT_USING_HINT
 _new = tuple.__new__
 
 
@@ -72,7 +69,7 @@ class FuzzyRowFilter(_RowSeekingFilter):
                 nexts = [n for n in (_next_row(row, k, m) for k, m in self.pairs) if n]
                 if nexts:
                     self._hint = min(nexts)
-                    self._code = SEEK
+                    self._code = HINT
                 else:
                     self.done, self._code = True, NEXT_ROW
         return self._code
@@ -195,7 +192,7 @@ class MultiRowRangeFilter(_RowSeekingFilter):
             self.done = True
             return NEXT_ROW
         self._hint = later[0].start_row
-        return SEEK if self._hint > row else NEXT_ROW
+        return HINT if self._hint > row else NEXT_ROW
 
     def __repr__(self) -> str:
         return f"MultiRowRangeFilter({self.ranges!r})"

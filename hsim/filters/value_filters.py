@@ -5,7 +5,7 @@ not), SingleColumnValueExcludeFilter (same, minus the tested column) and ColumnV
 from __future__ import annotations
 
 from hsim.cell import FAMILY, QUALIFIER, VALUE, to_bytes_arg
-from hsim.filters.base import Filter, ReturnCode
+from hsim.filters.base import Filter, INCLUDE, NEXT_COL, NEXT_ROW, ReturnCode, SKIP
 from hsim.filters.compare_filters import as_comparator
 from hsim.filters.compare_op import CompareOperator, out_predicate
 
@@ -14,11 +14,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # what the annotations name; not imported at run time
     from hsim.cell import Cell
     from hsim.filters.comparators import ByteArrayComparable
-
-INCLUDE = ReturnCode.INCLUDE
-SKIP = ReturnCode.SKIP
-NEXT_COL = ReturnCode.NEXT_COL
-NEXT_ROW = ReturnCode.NEXT_ROW
 
 
 class SingleColumnValueFilter(Filter):

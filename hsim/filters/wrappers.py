@@ -7,14 +7,12 @@ passes on filter_row_cells or a seek hint.
 
 from __future__ import annotations
 
-from hsim.filters.base import Filter, ReturnCode
+from hsim.filters.base import Filter, INCLUDE, ReturnCode
 
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # what the annotations name; not imported at run time
     from hsim.cell import Cell
-
-INCLUDE = ReturnCode.INCLUDE
 
 
 class _Wrapper(Filter):
