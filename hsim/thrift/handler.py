@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from thriftpy2.thrift import TApplicationException
 
-from hsim.client.table import Mutation
+from hsim.client.batch import Mutation
 from hsim.durability import Durability
 from hsim.errors import HsimError, InvalidArgumentError, TableNotFoundError, UnknownRegionError
 from hsim.regions.region import check_row

@@ -122,7 +122,7 @@ def _refusals(c):
 
 
 def hsim_put(row):
-    from hsim.client.table import Mutation
+    from hsim.client.batch import Mutation
 
     return Mutation("put", row, data={"info:state": "x"})
 
