@@ -1,4 +1,4 @@
-"""Cluster-level benchmarks (issue 4): single-cell puts through the native API with flush,
+"""Cluster-level benchmarks: single-cell puts through the native API with flush,
 compaction and split on; random gets (bloom hit and bloom miss); a full-table scan.
 
     pytest benchmarks/bench_cluster.py --benchmark-only

@@ -1,4 +1,4 @@
-"""Store-level benchmarks (issue 3): memstore insert vs the SortedDict floor, gets over 1/4/10
+"""Store-level benchmarks: memstore insert vs the SortedDict floor, gets over 1/4/10
 store files, scan through the matcher, compaction throughput.
 
     pytest benchmarks/bench_engine.py --benchmark-only

@@ -1,4 +1,4 @@
-"""Filter benchmarks (issue 5): the region-side row driver over many rows with a
+"""Filter benchmarks: the region-side row driver over many rows with a
 SingleColumnValueFilter and with a FilterList, in cells examined per second.
 
     pytest benchmarks/bench_filters.py --benchmark-only

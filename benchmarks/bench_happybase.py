@@ -1,4 +1,4 @@
-"""happybase against hsim (issue 6): puts, gets and scanned rows per second through the real
+"""happybase against hsim: puts, gets and scanned rows per second through the real
 happybase package in-process (hsim.happybase) and over loopback TCP to `hsim serve` (a separate
 process), side by side with the native API in the same run; and how long a test's fresh cluster
 with one table takes to set up.

@@ -1,4 +1,4 @@
-"""Storage-core benchmarks (issue 2, physical layer): HFile write per codec, point reads through
+"""Storage-core benchmarks (the physical layer): HFile write per codec, point reads through
 the block cache (hit and miss), bloom-negative reads, full-file scans, and the pure-Python
 floors measured in the same run (bare SortedDict insert, bare dict lookup).
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import struct
 
-from hsim.cell import MAX_ROW_LENGTH, NO_TTL
+from hsim.cell import (DELETE, DELETE_COLUMN, DELETE_FAMILY, DELETE_FAMILY_VERSION, MAX_ROW_LENGTH,
+                       NO_TTL, PUT)
 from hsim.client import requests as rq
 from hsim.client import validation as v
 from hsim.client import scan_options as so
@@ -27,7 +28,10 @@ if TYPE_CHECKING:  # what the annotations name; not imported at run time
     from hsim.filters.base import Filter
     from typing import Any
 
-_PUT, _DEL, _DEL_COL, _DEL_FAM, _DEL_FAM_VER = 4, 8, 12, 14, 10
+# The type codes as plain ints: the entries handed to the region carry them into the WAL and
+# the MemStore's tuples.
+_PUT, _DEL, _DEL_COL, _DEL_FAM, _DEL_FAM_VER = map(
+    int, (PUT, DELETE, DELETE_COLUMN, DELETE_FAMILY, DELETE_FAMILY_VERSION))
 _LONG = struct.Struct(">q")
 
 

@@ -21,10 +21,11 @@ from __future__ import annotations
 import struct
 
 from hsim.cell import Cell
+from hsim.durability import Durability
 from hsim.errors import CorruptWALError
 
 _HEAD = struct.Struct(">I16sqqI")
-_SYNC_WAL, _FSYNC_WAL, _ASYNC_WAL = 3, 4, 2
+_SYNC_WAL, _FSYNC_WAL = int(Durability.SYNC_WAL), int(Durability.FSYNC_WAL)
 
 
 class WALFile:
