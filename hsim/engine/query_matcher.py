@@ -86,7 +86,7 @@ class UserMatcher:
     it does not return: the one place those rules are written, so `explain` tells what reads
     do."""
 
-    __slots__ = ("rules", "raw")
+    __slots__ = ("rules", "raw", "lone_put")
 
     def __init__(self, family, query: ScanQuery, now: int):
         self.raw = query.raw
@@ -103,22 +103,23 @@ class UserMatcher:
         # One tuple, unpacked in one step by `match`: it runs once per row, and rows are often
         # one or two cells.
         self.rules = (now, oldest, min_versions, limit, tr_min, tr_max, see_past, query.columns)
+        # A row of one put without a cell TTL (tall tables) is returned iff its timestamp is
+        # in [lo, hi) and its column was asked for: the time range, and the TTL unless
+        # MIN_VERSIONS keeps it. The loop below gives the same answer, slower.
+        lo = max(tr_min, oldest) if min_versions == 0 else tr_min
+        self.lone_put = (lo, tr_max, query.columns)
 
     def match(self, cells, why=None) -> list:
         if self.raw:
             return self._match_raw(cells, why)
-        now, oldest, minv, limit, tr_min, tr_max, see_past, cols = self.rules
         if len(cells) == 1 and why is None:
-            # A row holding one put without a cell TTL (tall tables): the loop below would
-            # include it iff it is in the time range, unexpired (or kept by MIN_VERSIONS) and
-            # in the requested columns.
             c = cells[0]
             if c[4] == -PUT and c[7] == NO_TTL:
-                ts = -c[3]
-                if tr_min <= ts < tr_max and (ts >= oldest or minv) \
-                        and (cols is None or c[2] in cols):
+                lo, hi, cols = self.lone_put
+                if lo <= -c[3] < hi and (cols is None or c[2] in cols):
                     return cells
                 return []
+        now, oldest, minv, limit, tr_min, tr_max, see_past, cols = self.rules
         out = []
         deletes = None  # a ScanDeleteTracker from the row's first tracked marker
         cur_q = None
