@@ -17,11 +17,16 @@ the flush size, so the region's flush check uses `heap_size`.
 from __future__ import annotations
 
 from bisect import bisect_left
+from itertools import chain
+from operator import itemgetter
 
 from sortedcontainers import SortedList
 
-from hsim.cell import DELETE_COLUMN, NEG_TS, NEG_TYPE, NO_TTL, ROW, TTL, VALUE, from_fields
+from hsim.cell import (
+    DELETE_COLUMN, NEG_SEQ, NEG_TS, NEG_TYPE, NO_TTL, ROW, TTL, VALUE, from_fields,
+)
 
+_NEG_SEQ = itemgetter(NEG_SEQ)
 CSLM_ENTRY = 40  # ClassSize.CONCURRENT_SKIPLISTMAP_ENTRY with compressed oops
 KV_FIXED_OVERHEAD = 32  # KeyValue.FIXED_OVERHEAD
 TTL_TAGS_BYTES = 13
@@ -156,6 +161,13 @@ class MemStore:
             j = len(snap) if bound is None else bisect_left(snap, bound)
             sources.append(map(from_fields, reversed(snap[:j])))
         return sources
+
+    def oldest_seq_id(self) -> int | None:
+        """The lowest sequence id held (active set or snapshot), None when empty: what the WAL
+        must keep (SequenceIdAccounting). Read off the tuples, no Cells built: every WAL roll
+        asks it of every region."""
+        neg = max(map(_NEG_SEQ, chain(self.active, self.snapshot)), default=None)
+        return None if neg is None else -neg
 
     def all_cells(self) -> list:
         """Every cell of the active set and the snapshot, in order, as Cells."""

@@ -54,6 +54,7 @@ def test_reads_give_the_cells_added_in_order(active, snapshot, start):
     backwards = sorted(c for src in ms.scan_sources_reversed(start) for c in src)
     assert backwards == [c for c in everything if start is None or c.row <= start]
     assert all(type(c) is Cell for src in ms.scan_sources(start) for c in src)
+    assert ms.oldest_seq_id() == min((c.seq_id for c in everything), default=None)
 
 
 _row_args = st.one_of(st.binary(max_size=4), st.text(max_size=4), st.just(b"r" * 32768),
