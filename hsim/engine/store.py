@@ -242,7 +242,13 @@ class Store:
 
     def run_compaction(self, selected: list, now: int, is_major: bool = False) -> StoreFile | None:
         """Rewrite `selected` into one file. A compaction of every file drops deletes
-        (Compactor: request.isAllFiles() -> COMPACT_DROP_DELETES)."""
+        (Compactor: request.isAllFiles() -> COMPACT_DROP_DELETES). The collector stays paused
+        until the compaction's cells not kept (StoreFile.cells) are freed: resumed earlier, it
+        would first walk all of them."""
+        with gc_paused():
+            return self._run_compaction(selected, now, is_major)
+
+    def _run_compaction(self, selected: list, now: int, is_major: bool) -> StoreFile | None:
         all_files = len(selected) == len(self.files)
         result = Compactor(self.family, self.config).compact(
             selected, now, drop_deletes=all_files
