@@ -1,8 +1,11 @@
 """MemStore: the sorted in-memory buffer of one Store, with the snapshot a flush writes out.
 
-Cells sort by plain tuple comparison (see hsim.cell), so a `SortedList` of cells is HBase's
-ConcurrentSkipListMap of cells. Two writes of the same key keep both cells (their sequence ids
-differ); reads and flushes keep the newest, as HBase does.
+Cells sort by plain tuple comparison (see hsim.cell). HBase's ConcurrentSkipListMap of cells is
+held as a `SortedList` of the rows plus a dict from each row to its cell (or, once a row has
+several, to their sorted list): cells sort by row first, and ordering rows compares bytes where
+ordering cells would compare tuples, so most puts (a new row each) cost a third less. Two writes
+of the same key keep both cells (their sequence ids differ); reads and flushes keep the newest,
+as HBase does.
 
 The cells are held as plain tuples (hsim.cell.fields), which the cyclic collector stops
 tracking, and leave as Cells: reads and `all_cells` build them. The snapshot a flush takes stays
@@ -16,7 +19,7 @@ the flush size, so the region's flush check uses `heap_size`.
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, insort
 from itertools import chain
 from operator import itemgetter
 
@@ -27,6 +30,7 @@ from hsim.cell import (
 )
 
 _NEG_SEQ = itemgetter(NEG_SEQ)
+_WIDE_ROW = 1000  # cells of a row held in a plain list; beyond, in a SortedList
 CSLM_ENTRY = 40  # ClassSize.CONCURRENT_SKIPLISTMAP_ENTRY with compressed oops
 KV_FIXED_OVERHEAD = 32  # KeyValue.FIXED_OVERHEAD
 TTL_TAGS_BYTES = 13
@@ -41,11 +45,12 @@ class MemStore:
     """Active cells plus an optional snapshot being flushed. Not thread-safe: the Region's row
     locks and single-threaded cluster serialise writers."""
 
-    __slots__ = ("active", "snapshot", "data_size", "heap_size", "cells_count",
+    __slots__ = ("rows", "by_row", "snapshot", "data_size", "heap_size", "cells_count",
                  "snapshot_data_size", "snapshot_heap_size", "min_ts", "max_ts", "has_tags")
 
     def __init__(self):
-        self.active = SortedList()
+        self.rows = SortedList()  # the active set's rows
+        self.by_row: dict = {}  # row -> its one cell, or its cells' sorted list (SortedList)
         self.snapshot: list = []
         self.data_size = 0
         self.heap_size = 0
@@ -61,7 +66,19 @@ class MemStore:
         heap bytes it added."""
         if type(cell) is not tuple:
             cell = tuple(cell)
-        self.active.add(cell)
+        row = cell[ROW]
+        held = self.by_row.get(row)
+        if held is None:
+            self.rows.add(row)
+            self.by_row[row] = cell
+        elif type(held) is tuple:
+            self.by_row[row] = [held, cell] if held <= cell else [cell, held]
+        elif type(held) is list and len(held) < _WIDE_ROW:
+            insort(held, cell)
+        else:
+            if type(held) is list:  # a wide row: a SortedList keeps its inserts O(log n)
+                held = self.by_row[row] = SortedList(held)
+            held.add(cell)
         n = 20 + len(cell[0]) + len(cell[1]) + len(cell[2]) + len(cell[VALUE])
         if cell[TTL] != NO_TTL:
             n += TTL_TAGS_BYTES
@@ -88,10 +105,11 @@ class MemStore:
         """Move the active cells into the snapshot (MemStore.snapshot) and start empty."""
         if self.snapshot:
             raise RuntimeError("snapshot already taken and not yet cleared")
-        self.snapshot = list(self.active)
+        self.snapshot = self.active
         self.snapshot_data_size = self.data_size
         self.snapshot_heap_size = self.heap_size
-        self.active = SortedList()
+        self.rows = SortedList()
+        self.by_row = {}
         self.data_size = self.heap_size = self.cells_count = 0
         self.min_ts = self.max_ts = None
         self.has_tags = False
@@ -107,6 +125,8 @@ class MemStore:
         fresh = MemStore()
         for c in self.active:
             fresh.add(c)
+        if list(self.rows) != sorted(self.by_row):
+            return ["memstore rows and cells disagree"]
         out = []
         if (fresh.data_size, fresh.heap_size, fresh.cells_count) != \
                 (self.data_size, self.heap_size, self.cells_count):
@@ -115,12 +135,28 @@ class MemStore:
         return out
 
     def is_empty(self) -> bool:
-        return not self.active and not self.snapshot
+        return not self.by_row and not self.snapshot
+
+    @property
+    def active(self) -> list:
+        """The active set's cells in order, as one new list (for flushes, checks and tests)."""
+        return list(self._cells(self.rows))
+
+    def _cells(self, rows, reverse: bool = False):
+        """The active cells of `rows` (an iterable of rows held), row by row in that order;
+        each row's cells descending when `reverse`."""
+        by_row = self.by_row
+        for held in map(by_row.__getitem__, rows):
+            if type(held) is tuple:
+                yield held
+            else:
+                yield from (reversed(held) if reverse else held)
 
     # --- reads ----------------------------------------------------------------------------
     def row_cells(self, row: bytes) -> list:
         """All cells of one row, from the active set and the snapshot, in order."""
-        out = _row_slice(self.active, row)
+        held = self.by_row.get(row)
+        out = [] if held is None else [held] if type(held) is tuple else list(held)
         if self.snapshot:
             snap = self.snapshot
             i = bisect_left(snap, (row,))
@@ -135,11 +171,8 @@ class MemStore:
     def scan_sources(self, start_row: bytes | None):
         """Sorted iterators over the active set and the snapshot from `start_row`."""
         sources = []
-        if self.active:
-            if start_row is None:
-                sources.append(map(from_fields, self.active))
-            else:
-                sources.append(map(from_fields, self.active.irange((start_row,))))
+        if self.by_row:
+            sources.append(map(from_fields, self._cells(self.rows.irange(start_row))))
         if self.snapshot:
             i = 0 if start_row is None else bisect_left(self.snapshot, (start_row,))
             sources.append(map(from_fields, self.snapshot[i:]))
@@ -150,12 +183,9 @@ class MemStore:
         last cell of `start_row` (inclusive) downwards."""
         sources = []
         bound = None if start_row is None else (start_row + b"\x00",)
-        if self.active:
-            if bound is None:
-                sources.append(map(from_fields, reversed(self.active)))
-            else:
-                sources.append(map(from_fields, self.active.irange(None, bound, (True, False),
-                                                                   reverse=True)))
+        if self.by_row:
+            sources.append(map(from_fields, self._cells(
+                self.rows.irange(None, start_row, reverse=True), reverse=True)))
         if self.snapshot:
             snap = self.snapshot
             j = len(snap) if bound is None else bisect_left(snap, bound)
@@ -166,19 +196,11 @@ class MemStore:
         """The lowest sequence id held (active set or snapshot), None when empty: what the WAL
         must keep (SequenceIdAccounting). Read off the tuples, no Cells built: every WAL roll
         asks it of every region."""
-        neg = max(map(_NEG_SEQ, chain(self.active, self.snapshot)), default=None)
+        neg = max(map(_NEG_SEQ, chain(self._cells(self.rows), self.snapshot)), default=None)
         return None if neg is None else -neg
 
     def all_cells(self) -> list:
         """Every cell of the active set and the snapshot, in order, as Cells."""
-        cells = sorted(list(self.active) + self.snapshot) if self.snapshot else self.active
+        cells = sorted(self.active + self.snapshot) if self.snapshot else self._cells(self.rows)
         return list(map(from_fields, cells))
 
-
-def _row_slice(sl: SortedList, row: bytes) -> list:
-    out = []
-    for c in sl.irange((row,)):
-        if c[ROW] != row:
-            break
-        out.append(c)
-    return out
