@@ -46,7 +46,8 @@ class MemStore:
     locks and single-threaded cluster serialise writers."""
 
     __slots__ = ("rows", "by_row", "snapshot", "data_size", "heap_size", "cells_count",
-                 "snapshot_data_size", "snapshot_heap_size", "min_ts", "max_ts", "has_tags")
+                 "snapshot_data_size", "snapshot_heap_size", "min_ts", "max_ts", "has_tags",
+                 "shared_rows", "snapshot_one_cell_rows")
 
     def __init__(self):
         self.rows = SortedList()  # the active set's rows
@@ -60,6 +61,8 @@ class MemStore:
         self.min_ts = None  # time range of the active segment (Segment.shouldSeek)
         self.max_ts = None
         self.has_tags = False
+        self.shared_rows = False  # some active row holds more than one cell
+        self.snapshot_one_cell_rows = False  # known: no snapshot row holds two cells
 
     def add(self, cell: tuple) -> int:
         """Add one cell (a plain tuple of its fields; a Cell is stored as one); returns the
@@ -73,6 +76,7 @@ class MemStore:
             self.by_row[row] = cell
         elif type(held) is tuple:
             self.by_row[row] = [held, cell] if held <= cell else [cell, held]
+            self.shared_rows = True
         elif type(held) is list and len(held) < _WIDE_ROW:
             insort(held, cell)
         else:
@@ -108,6 +112,8 @@ class MemStore:
         self.snapshot = self.active
         self.snapshot_data_size = self.data_size
         self.snapshot_heap_size = self.heap_size
+        self.snapshot_one_cell_rows = not self.shared_rows
+        self.shared_rows = False
         self.rows = SortedList()
         self.by_row = {}
         self.data_size = self.heap_size = self.cells_count = 0
@@ -118,6 +124,7 @@ class MemStore:
     def clear_snapshot(self) -> None:
         self.snapshot = []
         self.snapshot_data_size = self.snapshot_heap_size = 0
+        self.snapshot_one_cell_rows = False
 
     def problems(self) -> list[str]:
         """Whether the running sizes equal the cells' own (for Cluster.check_invariants): the
@@ -140,6 +147,8 @@ class MemStore:
     @property
     def active(self) -> list:
         """The active set's cells in order, as one new list (for flushes, checks and tests)."""
+        if not self.shared_rows:  # one cell per row: no row's cells to unpack
+            return list(map(self.by_row.__getitem__, self.rows))
         return list(self._cells(self.rows))
 
     def _cells(self, rows, reverse: bool = False):

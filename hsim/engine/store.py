@@ -205,7 +205,7 @@ class Store:
                                     max_read_point=smallest_read_point)
         writer = HFileWriter(self.family, self.config, include_tags=include_tags)
         with gc_paused():
-            out = matcher.match_all(snap)
+            out = matcher.match_all(snap, ms.snapshot_one_cell_rows)
             writer.append_all(out)
             written = len(out)
             data = writer.finish(max_seq_id=max_seq_id, major_compaction=False,

@@ -55,6 +55,9 @@ def test_reads_give_the_cells_added_in_order(active, snapshot, start):
     assert backwards == [c for c in everything if start is None or c.row <= start]
     assert all(type(c) is Cell for src in ms.scan_sources(start) for c in src)
     assert ms.oldest_seq_id() == min((c.seq_id for c in everything), default=None)
+    if ms.snapshot_one_cell_rows:  # the flush's claim to the matcher must be true when made
+        assert len({c.row for c in snapshot}) == len(snapshot)
+    assert ms.shared_rows == (len({c.row for c in active}) < len(active))
 
 
 _row_args = st.one_of(st.binary(max_size=4), st.text(max_size=4), st.just(b"r" * 32768),
