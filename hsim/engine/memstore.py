@@ -205,7 +205,8 @@ class MemStore:
         """The lowest sequence id held (active set or snapshot), None when empty: what the WAL
         must keep (SequenceIdAccounting). Read off the tuples, no Cells built: every WAL roll
         asks it of every region."""
-        neg = max(map(_NEG_SEQ, chain(self._cells(self.rows), self.snapshot)), default=None)
+        active = self._cells(self.rows) if self.shared_rows else self.by_row.values()
+        neg = max(map(_NEG_SEQ, chain(active, self.snapshot)), default=None)
         return None if neg is None else -neg
 
     def all_cells(self) -> list:
