@@ -128,13 +128,16 @@ def vint_size(i: int) -> int:
 # --- data block cells ---------------------------------------------------------------------------
 
 
-def decode_cells(buf: bytes, include_tags: bool, include_mvcc: bool) -> list:
+def decode_cells(buf: bytes, include_tags: bool, include_mvcc: bool,
+                 plain: bool = False) -> list:
     """All cells of an uncompressed data block body, in order (NoneEncoder layout).
 
     This is the read hot path: one struct unpack for the lengths and one for ts/type, slices
     for the fields, cells built with tuple.__new__ (Cell's field order: row, family,
     qualifier, -ts, -type, -seq, value, ttl). An HFile holds one family, so the family bytes
-    are sliced once and shared by every cell."""
+    are sliced once and shared by every cell. `plain` gives the field tuples themselves, as
+    the MemStore holds cells: a compaction, which never hands its cells out, saves a copy
+    per cell (a fifth of the decoding)."""
     out = []
     append = out.append
     unpack_lens = KV_HEAD.unpack_from
@@ -176,7 +179,8 @@ def decode_cells(buf: bytes, include_tags: bool, include_mvcc: bool) -> list:
                 nxt += n
             else:
                 seq, nxt = read_vlong(buf, nxt)
-        append(_new(Cell, (buf[pos + 10 : p], fam, buf[p + 1 + flen : kend - 9], -ts, -code,
-                              -seq, buf[kend:vend], ttl)))
+        t = (buf[pos + 10 : p], fam, buf[p + 1 + flen : kend - 9], -ts, -code, -seq,
+             buf[kend:vend], ttl)
+        append(t if plain else _new(Cell, t))
         pos = nxt
     return out

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from itertools import chain, islice
 from operator import eq, itemgetter
 
+from hsim.cell import Cell
 from hsim.engine.gc_pause import gc_paused
 from hsim.engine.hfile import HFileWriter
 from hsim.engine.query_matcher import CompactionMatcher
@@ -88,6 +89,7 @@ def _merged(sources: list) -> tuple[list, bool]:
 
 
 def _count_kv_bytes(cells, acc: list):
+    size = Cell.serialized_size.fget  # the cells are plain field tuples (StoreFile.all_cells)
     for c in cells:
-        acc[0] += c.serialized_size
+        acc[0] += size(c)
         yield c

@@ -434,11 +434,12 @@ class HFileReader:
 
     # --- inspection -------------------------------------------------------------------------------
 
-    def cells(self):
-        """Every cell of the file, block by block (no cache, no counters)."""
+    def cells(self, plain: bool = False):
+        """Every cell of the file, block by block (no cache, no counters); `plain`: as field
+        tuples (see decode_cells)."""
         for off in self._offsets:
             _, body = read_block(self.data, off, self._decompress)
-            yield from decode_cells(body, self.include_tags, self.include_mvcc)
+            yield from decode_cells(body, self.include_tags, self.include_mvcc, plain)
 
     def blocks(self) -> list[BlockRecord]:
         """The data blocks: offset, sizes, first cell and cell count."""

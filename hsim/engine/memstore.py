@@ -1,8 +1,11 @@
 """MemStore: the sorted in-memory buffer of one Store, with the snapshot a flush writes out.
 
-Cells sort by plain tuple comparison (see hsim.cell), so a `SortedList` of cells is HBase's
-ConcurrentSkipListMap of cells. Two writes of the same key keep both cells (their sequence ids
-differ); reads and flushes keep the newest, as HBase does.
+Cells sort by plain tuple comparison (see hsim.cell). HBase's ConcurrentSkipListMap of cells is
+held as a `SortedList` of the rows plus a dict from each row to its cell (or, once a row has
+several, to their sorted list): cells sort by row first, and ordering rows compares bytes where
+ordering cells would compare tuples, so most puts (a new row each) cost a third less. Two writes
+of the same key keep both cells (their sequence ids differ); reads and flushes keep the newest,
+as HBase does.
 
 The cells are held as plain tuples (hsim.cell.fields), which the cyclic collector stops
 tracking, and leave as Cells: reads and `all_cells` build them. The snapshot a flush takes stays
@@ -16,12 +19,18 @@ the flush size, so the region's flush check uses `heap_size`.
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, insort
+from itertools import chain
+from operator import itemgetter
 
 from sortedcontainers import SortedList
 
-from hsim.cell import DELETE_COLUMN, NEG_TS, NEG_TYPE, NO_TTL, ROW, TTL, VALUE, from_fields
+from hsim.cell import (
+    DELETE_COLUMN, NEG_SEQ, NEG_TS, NEG_TYPE, NO_TTL, ROW, TTL, VALUE, from_fields,
+)
 
+_NEG_SEQ = itemgetter(NEG_SEQ)
+_WIDE_ROW = 1000  # cells of a row held in a plain list; beyond, in a SortedList
 CSLM_ENTRY = 40  # ClassSize.CONCURRENT_SKIPLISTMAP_ENTRY with compressed oops
 KV_FIXED_OVERHEAD = 32  # KeyValue.FIXED_OVERHEAD
 TTL_TAGS_BYTES = 13
@@ -36,11 +45,13 @@ class MemStore:
     """Active cells plus an optional snapshot being flushed. Not thread-safe: the Region's row
     locks and single-threaded cluster serialise writers."""
 
-    __slots__ = ("active", "snapshot", "data_size", "heap_size", "cells_count",
-                 "snapshot_data_size", "snapshot_heap_size", "min_ts", "max_ts", "has_tags")
+    __slots__ = ("rows", "by_row", "snapshot", "data_size", "heap_size", "cells_count",
+                 "snapshot_data_size", "snapshot_heap_size", "min_ts", "max_ts", "has_tags",
+                 "shared_rows", "snapshot_one_cell_rows")
 
     def __init__(self):
-        self.active = SortedList()
+        self.rows = SortedList()  # the active set's rows
+        self.by_row: dict = {}  # row -> its one cell, or its cells' sorted list (SortedList)
         self.snapshot: list = []
         self.data_size = 0
         self.heap_size = 0
@@ -50,13 +61,28 @@ class MemStore:
         self.min_ts = None  # time range of the active segment (Segment.shouldSeek)
         self.max_ts = None
         self.has_tags = False
+        self.shared_rows = False  # some active row holds more than one cell
+        self.snapshot_one_cell_rows = False  # known: no snapshot row holds two cells
 
     def add(self, cell: tuple) -> int:
         """Add one cell (a plain tuple of its fields; a Cell is stored as one); returns the
         heap bytes it added."""
         if type(cell) is not tuple:
             cell = tuple(cell)
-        self.active.add(cell)
+        row = cell[ROW]
+        held = self.by_row.get(row)
+        if held is None:
+            self.rows.add(row)
+            self.by_row[row] = cell
+        elif type(held) is tuple:
+            self.by_row[row] = [held, cell] if held <= cell else [cell, held]
+            self.shared_rows = True
+        elif type(held) is list and len(held) < _WIDE_ROW:
+            insort(held, cell)
+        else:
+            if type(held) is list:  # a wide row: a SortedList keeps its inserts O(log n)
+                held = self.by_row[row] = SortedList(held)
+            held.add(cell)
         n = 20 + len(cell[0]) + len(cell[1]) + len(cell[2]) + len(cell[VALUE])
         if cell[TTL] != NO_TTL:
             n += TTL_TAGS_BYTES
@@ -83,10 +109,13 @@ class MemStore:
         """Move the active cells into the snapshot (MemStore.snapshot) and start empty."""
         if self.snapshot:
             raise RuntimeError("snapshot already taken and not yet cleared")
-        self.snapshot = list(self.active)
+        self.snapshot = self.active
         self.snapshot_data_size = self.data_size
         self.snapshot_heap_size = self.heap_size
-        self.active = SortedList()
+        self.snapshot_one_cell_rows = not self.shared_rows
+        self.shared_rows = False
+        self.rows = SortedList()
+        self.by_row = {}
         self.data_size = self.heap_size = self.cells_count = 0
         self.min_ts = self.max_ts = None
         self.has_tags = False
@@ -95,6 +124,7 @@ class MemStore:
     def clear_snapshot(self) -> None:
         self.snapshot = []
         self.snapshot_data_size = self.snapshot_heap_size = 0
+        self.snapshot_one_cell_rows = False
 
     def problems(self) -> list[str]:
         """Whether the running sizes equal the cells' own (for Cluster.check_invariants): the
@@ -102,6 +132,8 @@ class MemStore:
         fresh = MemStore()
         for c in self.active:
             fresh.add(c)
+        if list(self.rows) != sorted(self.by_row):
+            return ["memstore rows and cells disagree"]
         out = []
         if (fresh.data_size, fresh.heap_size, fresh.cells_count) != \
                 (self.data_size, self.heap_size, self.cells_count):
@@ -110,12 +142,30 @@ class MemStore:
         return out
 
     def is_empty(self) -> bool:
-        return not self.active and not self.snapshot
+        return not self.by_row and not self.snapshot
+
+    @property
+    def active(self) -> list:
+        """The active set's cells in order, as one new list (for flushes, checks and tests)."""
+        if not self.shared_rows:  # one cell per row: no row's cells to unpack
+            return list(map(self.by_row.__getitem__, self.rows))
+        return list(self._cells(self.rows))
+
+    def _cells(self, rows, reverse: bool = False):
+        """The active cells of `rows` (an iterable of rows held), row by row in that order;
+        each row's cells descending when `reverse`."""
+        by_row = self.by_row
+        for held in map(by_row.__getitem__, rows):
+            if type(held) is tuple:
+                yield held
+            else:
+                yield from (reversed(held) if reverse else held)
 
     # --- reads ----------------------------------------------------------------------------
     def row_cells(self, row: bytes) -> list:
         """All cells of one row, from the active set and the snapshot, in order."""
-        out = _row_slice(self.active, row)
+        held = self.by_row.get(row)
+        out = [] if held is None else [held] if type(held) is tuple else list(held)
         if self.snapshot:
             snap = self.snapshot
             i = bisect_left(snap, (row,))
@@ -130,11 +180,8 @@ class MemStore:
     def scan_sources(self, start_row: bytes | None):
         """Sorted iterators over the active set and the snapshot from `start_row`."""
         sources = []
-        if self.active:
-            if start_row is None:
-                sources.append(map(from_fields, self.active))
-            else:
-                sources.append(map(from_fields, self.active.irange((start_row,))))
+        if self.by_row:
+            sources.append(map(from_fields, self._cells(self.rows.irange(start_row))))
         if self.snapshot:
             i = 0 if start_row is None else bisect_left(self.snapshot, (start_row,))
             sources.append(map(from_fields, self.snapshot[i:]))
@@ -145,28 +192,25 @@ class MemStore:
         last cell of `start_row` (inclusive) downwards."""
         sources = []
         bound = None if start_row is None else (start_row + b"\x00",)
-        if self.active:
-            if bound is None:
-                sources.append(map(from_fields, reversed(self.active)))
-            else:
-                sources.append(map(from_fields, self.active.irange(None, bound, (True, False),
-                                                                   reverse=True)))
+        if self.by_row:
+            sources.append(map(from_fields, self._cells(
+                self.rows.irange(None, start_row, reverse=True), reverse=True)))
         if self.snapshot:
             snap = self.snapshot
             j = len(snap) if bound is None else bisect_left(snap, bound)
             sources.append(map(from_fields, reversed(snap[:j])))
         return sources
 
+    def oldest_seq_id(self) -> int | None:
+        """The lowest sequence id held (active set or snapshot), None when empty: what the WAL
+        must keep (SequenceIdAccounting). Read off the tuples, no Cells built: every WAL roll
+        asks it of every region."""
+        active = self._cells(self.rows) if self.shared_rows else self.by_row.values()
+        neg = max(map(_NEG_SEQ, chain(active, self.snapshot)), default=None)
+        return None if neg is None else -neg
+
     def all_cells(self) -> list:
         """Every cell of the active set and the snapshot, in order, as Cells."""
-        cells = sorted(list(self.active) + self.snapshot) if self.snapshot else self.active
+        cells = sorted(self.active + self.snapshot) if self.snapshot else self._cells(self.rows)
         return list(map(from_fields, cells))
 
-
-def _row_slice(sl: SortedList, row: bytes) -> list:
-    out = []
-    for c in sl.irange((row,)):
-        if c[ROW] != row:
-            break
-        out.append(c)
-    return out

@@ -205,7 +205,7 @@ class Store:
                                     max_read_point=smallest_read_point)
         writer = HFileWriter(self.family, self.config, include_tags=include_tags)
         with gc_paused():
-            out = matcher.match_all(snap)
+            out = matcher.match_all(snap, ms.snapshot_one_cell_rows)
             writer.append_all(out)
             written = len(out)
             data = writer.finish(max_seq_id=max_seq_id, major_compaction=False,
@@ -242,7 +242,13 @@ class Store:
 
     def run_compaction(self, selected: list, now: int, is_major: bool = False) -> StoreFile | None:
         """Rewrite `selected` into one file. A compaction of every file drops deletes
-        (Compactor: request.isAllFiles() -> COMPACT_DROP_DELETES)."""
+        (Compactor: request.isAllFiles() -> COMPACT_DROP_DELETES). The collector stays paused
+        until the compaction's cells not kept (StoreFile.cells) are freed: resumed earlier, it
+        would first walk all of them."""
+        with gc_paused():
+            return self._run_compaction(selected, now, is_major)
+
+    def _run_compaction(self, selected: list, now: int, is_major: bool) -> StoreFile | None:
         all_files = len(selected) == len(self.files)
         result = Compactor(self.family, self.config).compact(
             selected, now, drop_deletes=all_files

@@ -116,8 +116,9 @@ class StoreFile:
         return self.rows.clip(rows, reversed=True)
 
     def all_cells(self):
-        """Every cell of this file (or of its half), for compactions: no cache, no counters."""
+        """Every cell of this file (or of its half), for compactions: no cache, no counters;
+        plain field tuples, as the MemStore and `cells` hold them."""
         if self.cells is not None:
             return iter(self.cells)
-        it = self.reader.cells()
+        it = self.reader.cells(plain=True)
         return self.rows.clip(it) if self.is_reference else it

@@ -284,9 +284,9 @@ class Region:
         the region's last when everything is flushed."""
         low = self.seq_id + 1
         for s in self.stores.values():
-            for c in s.memstore.all_cells():
-                if -c[5] < low:
-                    low = -c[5]
+            oldest = s.memstore.oldest_seq_id()
+            if oldest is not None and oldest < low:
+                low = oldest
         return low
 
     # --- flush, compaction, split ------------------------------------------------------------

@@ -129,3 +129,19 @@ def test_vlong_sizes_follow_hadoop():
         [1, 1, 1, 2, 2, 3, 3, 4, 2]
     assert write_vlong(-1) == b"\xff"
     assert write_vlong(128) == bytes([0x8F, 0x80])  # -113: one more byte follows
+
+
+@given(st.lists(st.tuples(st.binary(min_size=1, max_size=8), st.binary(max_size=4),
+                          st.integers(0, 1 << 45), st.sampled_from([4, 8, 12, 14]),
+                          st.binary(max_size=30), st.integers(0, 1 << 40),
+                          st.sampled_from([-1, -1, 0, 7, 1 << 40])), min_size=1, max_size=40),
+       st.booleans(), st.booleans())
+def test_plain_decoding_gives_the_cells_fields(specs, tags, mvcc):
+    """decode_cells(plain=True), which compactions read with, gives each Cell's fields."""
+    cells = sorted(Cell.make(r, b"f", q, ts, code, v, seq if mvcc else 0, ttl if tags else -1)
+                   for r, q, ts, code, v, seq, ttl in specs)
+    body = _data_block_body(write(cells, include_tags=tags, include_mvcc=mvcc))
+    as_cells = decode_cells(body, tags, mvcc)
+    plain = decode_cells(body, tags, mvcc, plain=True)
+    assert plain == [tuple(c) for c in as_cells] == [tuple(c) for c in cells]
+    assert all(type(c) is tuple for c in plain) and all(type(c) is Cell for c in as_cells)
