@@ -89,14 +89,15 @@ class Table:
         ts = None if timestamp is None else _ts(timestamp)
         ttl = NO_TTL if ttl_ms is None else _ttl(ttl_ms)
         columns, max_size = self._columns, self.cluster.config.keyvalue_max_size
+        limit = max_size - v.KV_OVERHEAD - len(row) if max_size > 0 else 1 << 62
         entries = []
         for col, value in data.items():
             fq = columns.get(col) if type(col) is bytes else None
             fam, q = fq or self._column(col)
             if type(value) is not bytes:
                 value = v.to_bytes(value, "value")
-            if max_size > 0:
-                v.cell_size(row, fam, q, value, max_size)
+            if len(fam) + len(q) + len(value) > limit:  # v.cell_size's bound, checked inline
+                v.cell_size(row, fam, q, value, max_size)  # raises its precise error
             entries.append((fam, q, ts, _PUT, value, ttl))
         return entries
 
@@ -109,8 +110,14 @@ class Table:
             row = v.row(row)  # converts a str, or raises the precise error
         entries = self._put_entries(row, data, timestamp, ttl_ms)
         cluster = self.cluster
-        with cluster.lock:
-            self._apply(row, entries, cluster.tick(), durability)
+        with cluster.lock:  # _apply and _state, inlined: this runs on every put
+            now = cluster.tick()
+            st = self._tables.get(self.name)
+            if st is None or not st.enabled:
+                st = self._state()
+            region = st.locator.locate(row)
+            region.server.mutate(region, row, entries, now,
+                                 0 if durability is None else parse_durability(durability))
 
     def delete_row(self, row: bytes | str, timestamp: int | None = None,
                    durability: Durability | str | None = None) -> None:

@@ -16,7 +16,7 @@ from operator import itemgetter
 
 from hsim.bytes import to_string_binary
 from hsim.cell import DELETE, LATEST_TIMESTAMP, MAX_ROW_LENGTH, fields
-from hsim.durability import Durability, effective
+from hsim.durability import Durability
 from hsim.engine.query_matcher import ScanQuery
 from hsim.engine.store import Store
 from hsim.errors import InvalidArgumentError, NoSuchColumnFamilyError, WrongRegionError
@@ -25,7 +25,7 @@ from hsim.regions import flush_policy, split_policy
 from hsim.rowrange import RowRange
 
 _row_of = itemgetter(0)
-SKIP_WAL = Durability.SKIP_WAL
+SKIP_WAL = int(Durability.SKIP_WAL)
 
 # Mutation entries handed to Region.mutate: (family, qualifier, timestamp|None, type code,
 # value, ttl_ms|NO_TTL). A Delete (code 8) with timestamp None is HBase's "delete the latest
@@ -152,18 +152,21 @@ class Region:
         if latest_deletes:
             self._stamp_latest_deletes(row, entries, cells, now, seq)
         self.seq_id = seq
-        server = self.server
+        server, table = self.server, self.table
         if server is not None:
-            d = effective(durability, self.table.durability)
+            d = durability or table.durability or 3  # effective(), inlined: it is on every put
             if d != SKIP_WAL:
                 server.wal.append(self.encoded_name, seq, now, cells, d)
-        delta = 0
-        for c in cells:
-            delta += stores[c[1]].memstore.add(c)
+        if len(cells) == 1:  # most puts: one cell
+            delta = stores[cells[0][1]].memstore.add(cells[0])
+        else:
+            delta = 0
+            for c in cells:
+                delta += stores[c[1]].memstore.add(c)
         self.memstore_changed(delta)
         self.write_requests += 1
-        if self.memstore_heap >= self.flush_size:
-            self.flush(now)
+        if self.memstore_heap >= (table.memstore_flush_size or self.config.memstore_flush_size):
+            self.flush(now)  # (the flush_size property, inlined)
         return cells
 
     def _stamp_latest_deletes(self, row, entries, cells, now, seq) -> None:
