@@ -15,7 +15,7 @@ from itertools import groupby
 from operator import itemgetter
 
 from hsim.bytes import to_string_binary
-from hsim.cell import DELETE, LATEST_TIMESTAMP, MAX_ROW_LENGTH, fields
+from hsim.cell import DELETE, LATEST_TIMESTAMP, MAX_ROW_LENGTH, PUT, fields
 from hsim.durability import Durability
 from hsim.engine.query_matcher import ScanQuery
 from hsim.engine.store import Store
@@ -26,6 +26,7 @@ from hsim.rowrange import RowRange
 
 _row_of = itemgetter(0)
 SKIP_WAL = int(Durability.SKIP_WAL)
+_PUT = int(PUT)
 
 # Mutation entries handed to Region.mutate: (family, qualifier, timestamp|None, type code,
 # value, ttl_ms|NO_TTL). A Delete (code 8) with timestamp None is HBase's "delete the latest
@@ -135,22 +136,12 @@ class Region:
             self.check_row_in_range(row)  # raises the precise error
         stores = self.stores
         seq = self.seq_id + 1
-        cells = []
-        latest_deletes = False
-        for fam, q, ts, code, value, ttl in entries:
-            if fam not in stores:
-                self.store(fam)  # raises NoSuchColumnFamilyError
-            if ts is None or ts == LATEST_TIMESTAMP:
-                if code == DELETE:
-                    latest_deletes = True  # resolved below, once every entry has passed
-                    cells.append(None)
-                    continue
-                ts = now
-            elif ts < 0:
-                raise InvalidArgumentError(f"Timestamp cannot be negative. ts={ts}")
-            cells.append(fields(row, fam, q, ts, code, value, seq, ttl))
-        if latest_deletes:
-            self._stamp_latest_deletes(row, entries, cells, now, seq)
+        e = entries[0] if len(entries) == 1 else None
+        if e is not None and e[2] is None and e[3] == _PUT and e[0] in stores:
+            # one Put cell at the request's time (most puts): what cells_of gives, inline
+            cells = [(row, e[0], e[1], -now, -_PUT, -seq, e[4], e[5])]
+        else:
+            cells = self.cells_of(row, entries, now, seq)
         self.seq_id = seq
         server, table = self.server, self.table
         if server is not None:
@@ -167,6 +158,28 @@ class Region:
         self.write_requests += 1
         if self.memstore_heap >= (table.memstore_flush_size or self.config.memstore_flush_size):
             self.flush(now)  # (the flush_size property, inlined)
+        return cells
+
+    def cells_of(self, row: bytes, entries: list, now: int, seq: int) -> list:
+        """A mutation's cells (hsim.cell.fields tuples), every entry checked before any is
+        returned; a timestamp-less Delete of a column's latest version takes that version's."""
+        stores = self.stores
+        cells = []
+        latest_deletes = False
+        for fam, q, ts, code, value, ttl in entries:
+            if fam not in stores:
+                self.store(fam)  # raises NoSuchColumnFamilyError
+            if ts is None or ts == LATEST_TIMESTAMP:
+                if code == DELETE:
+                    latest_deletes = True  # resolved below, once every entry has passed
+                    cells.append(None)
+                    continue
+                ts = now
+            elif ts < 0:
+                raise InvalidArgumentError(f"Timestamp cannot be negative. ts={ts}")
+            cells.append(fields(row, fam, q, ts, code, value, seq, ttl))
+        if latest_deletes:
+            self._stamp_latest_deletes(row, entries, cells, now, seq)
         return cells
 
     def _stamp_latest_deletes(self, row, entries, cells, now, seq) -> None:
