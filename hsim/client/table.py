@@ -47,6 +47,7 @@ class Table:
         self.name = v.table_name(name)
         self._columns: dict = {}  # column spec -> (family, qualifier), parsed once
         self._tables = cluster.master.tables  # the master's table states, looked up per call
+        self._max_size = cluster.config.keyvalue_max_size  # read per put (Config is frozen)
 
     def __repr__(self) -> str:
         return f"Table({self.name!r})"
@@ -88,15 +89,16 @@ class Table:
                 raise InvalidArgumentError("No columns to put")
         ts = None if timestamp is None else _ts(timestamp)
         ttl = NO_TTL if ttl_ms is None else _ttl(ttl_ms)
-        columns, max_size = self._columns, self.cluster.config.keyvalue_max_size
+        columns, max_size = self._columns, self._max_size
+        limit = max_size - v.KV_OVERHEAD - len(row) if max_size > 0 else 1 << 62
         entries = []
         for col, value in data.items():
             fq = columns.get(col) if type(col) is bytes else None
             fam, q = fq or self._column(col)
             if type(value) is not bytes:
                 value = v.to_bytes(value, "value")
-            if max_size > 0:
-                v.cell_size(row, fam, q, value, max_size)
+            if len(fam) + len(q) + len(value) > limit:  # v.cell_size's bound, checked inline
+                v.cell_size(row, fam, q, value, max_size)  # raises its precise error
             entries.append((fam, q, ts, _PUT, value, ttl))
         return entries
 
@@ -107,10 +109,32 @@ class Table:
         """Put {b"f:q": value, ...} in one row; cells without timestamp get the server's now."""
         if type(row) is not bytes or not row or len(row) > MAX_ROW_LENGTH:
             row = v.row(row)  # converts a str, or raises the precise error
-        entries = self._put_entries(row, data, timestamp, ttl_ms)
+        # Fast path (most puts): one already parsed column, a bytes value within the size
+        # limit, no timestamp or TTL. Anything else, every bad input included, goes through
+        # _put_entries (tests/validation/test_put_fast_path.py compares the two).
+        entries = None
+        if type(data) is dict and len(data) == 1 and timestamp is None and ttl_ms is None:
+            for col, value in data.items():
+                fq = self._columns.get(col) if type(col) is bytes else None
+                max_size = self._max_size
+                if fq is not None and type(value) is bytes and (max_size <= 0 or len(value) +
+                        len(fq[0]) + len(fq[1]) + len(row) + v.KV_OVERHEAD <= max_size):
+                    entries = [(fq[0], fq[1], None, _PUT, value, NO_TTL)]
+        if entries is None:
+            entries = self._put_entries(row, data, timestamp, ttl_ms)
         cluster = self.cluster
-        with cluster.lock:
-            self._apply(row, entries, cluster.tick(), durability)
+        lock = cluster.lock
+        lock.acquire()  # `with lock:` as acquire/finally-release, which costs half as much
+        try:  # _apply and _state, inlined: this runs on every put
+            now = cluster.tick()
+            st = self._tables.get(self.name)
+            if st is None or not st.enabled:
+                st = self._state()
+            region = st.locator.locate(row)
+            region.server.mutate(region, row, entries, now,
+                                 0 if durability is None else parse_durability(durability))
+        finally:
+            lock.release()
 
     def delete_row(self, row: bytes | str, timestamp: int | None = None,
                    durability: Durability | str | None = None) -> None:

@@ -89,13 +89,17 @@ def java_long(value: int) -> int:
     return (value + (1 << 63)) % (1 << 64) - (1 << 63)
 
 
+#: a KeyValue's serialized size beyond its row, family, qualifier and value: key length and
+#: value length (4 + 4), row length (2), family length (1), timestamp (8), type (1)
+KV_OVERHEAD = 4 + 4 + 2 + 1 + 8 + 1
+
+
 def cell_size(row_: bytes, family: bytes, qualifier: bytes, value: bytes, max_size: int) -> None:
     """ConnectionUtils.validatePut: a cell's KeyValue serialized size must not exceed
     hbase.client.keyvalue.maxsize (0 or less: no limit)."""
     if max_size <= 0:
         return
-    key = 2 + len(row_) + 1 + len(family) + len(qualifier) + 8 + 1
-    size = 4 + 4 + key + len(value)
+    size = KV_OVERHEAD + len(row_) + len(family) + len(qualifier) + len(value)
     if size > max_size:
         raise InvalidArgumentError(f"KeyValue size too large: {size} > {max_size} "
                                    "(hbase.client.keyvalue.maxsize)")

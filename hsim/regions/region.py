@@ -15,8 +15,8 @@ from itertools import groupby
 from operator import itemgetter
 
 from hsim.bytes import to_string_binary
-from hsim.cell import DELETE, LATEST_TIMESTAMP, MAX_ROW_LENGTH, fields
-from hsim.durability import Durability, effective
+from hsim.cell import DELETE, LATEST_TIMESTAMP, MAX_ROW_LENGTH, PUT, fields
+from hsim.durability import Durability
 from hsim.engine.query_matcher import ScanQuery
 from hsim.engine.store import Store
 from hsim.errors import InvalidArgumentError, NoSuchColumnFamilyError, WrongRegionError
@@ -25,7 +25,8 @@ from hsim.regions import flush_policy, split_policy
 from hsim.rowrange import RowRange
 
 _row_of = itemgetter(0)
-SKIP_WAL = Durability.SKIP_WAL
+SKIP_WAL = int(Durability.SKIP_WAL)
+_PUT = int(PUT)
 
 # Mutation entries handed to Region.mutate: (family, qualifier, timestamp|None, type code,
 # value, ttl_ms|NO_TTL). A Delete (code 8) with timestamp None is HBase's "delete the latest
@@ -135,6 +136,34 @@ class Region:
             self.check_row_in_range(row)  # raises the precise error
         stores = self.stores
         seq = self.seq_id + 1
+        e = entries[0] if len(entries) == 1 else None
+        if e is not None and e[2] is None and e[3] == _PUT and e[0] in stores:
+            # one Put cell at the request's time (most puts): what cells_of gives, inline
+            cells = [(row, e[0], e[1], -now, -_PUT, -seq, e[4], e[5])]
+        else:
+            cells = self.cells_of(row, entries, now, seq)
+        self.seq_id = seq
+        server, table = self.server, self.table
+        if server is not None:
+            d = durability or table.durability or 3  # effective(), inlined: it is on every put
+            if d != SKIP_WAL:
+                server.wal.append(self.encoded_name, seq, now, cells, d)
+        if len(cells) == 1:  # most puts: one cell
+            delta = stores[cells[0][1]].memstore.add(cells[0])
+        else:
+            delta = 0
+            for c in cells:
+                delta += stores[c[1]].memstore.add(c)
+        self.memstore_changed(delta)
+        self.write_requests += 1
+        if self.memstore_heap >= (table.memstore_flush_size or self.config.memstore_flush_size):
+            self.flush(now)  # (the flush_size property, inlined)
+        return cells
+
+    def cells_of(self, row: bytes, entries: list, now: int, seq: int) -> list:
+        """A mutation's cells (hsim.cell.fields tuples), every entry checked before any is
+        returned; a timestamp-less Delete of a column's latest version takes that version's."""
+        stores = self.stores
         cells = []
         latest_deletes = False
         for fam, q, ts, code, value, ttl in entries:
@@ -151,19 +180,6 @@ class Region:
             cells.append(fields(row, fam, q, ts, code, value, seq, ttl))
         if latest_deletes:
             self._stamp_latest_deletes(row, entries, cells, now, seq)
-        self.seq_id = seq
-        server = self.server
-        if server is not None:
-            d = effective(durability, self.table.durability)
-            if d != SKIP_WAL:
-                server.wal.append(self.encoded_name, seq, now, cells, d)
-        delta = 0
-        for c in cells:
-            delta += stores[c[1]].memstore.add(c)
-        self.memstore_changed(delta)
-        self.write_requests += 1
-        if self.memstore_heap >= self.flush_size:
-            self.flush(now)
         return cells
 
     def _stamp_latest_deletes(self, row, entries, cells, now, seq) -> None:

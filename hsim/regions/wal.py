@@ -62,14 +62,24 @@ _ONE_CELL_HEADS: dict[tuple, struct.Struct] = {}
 
 def encode_entry(region: str, seq: int, now: int, cells: list, raw: bytes | None = None) -> bytes:
     """One entry's bytes; `raw` is the region's encoded name as 16 bytes, when the caller has it."""
+    buf = bytearray()
+    write_entry(buf, raw or bytes.fromhex(region), seq, now, cells)
+    return bytes(buf)
+
+
+def write_entry(buf: bytearray, raw: bytes, seq: int, now: int, cells: list) -> None:
+    """Append one entry's bytes to `buf` (the region's encoded name as 16 raw bytes): the WAL
+    writes straight into its file's buffer, with no entry bytes object in between."""
     if len(cells) == 1:
         c = cells[0]
         row, fam, q, value = c[0], c[1], c[2], c[6]
         lengths = (len(row), len(fam), len(q))
         st = _ONE_CELL_HEADS.get(lengths) or _one_cell_head(lengths)
-        return b"".join((st.pack(st.size + len(value) + 4, raw or bytes.fromhex(region), seq, now,
-                                 1, lengths[0], row, lengths[1], fam, lengths[2], q, -c[3], -c[4],
-                                 len(value)), value, _I64.pack(c[7])))
+        buf += st.pack(st.size + len(value) + 4, raw, seq, now, 1, lengths[0], row, lengths[1],
+                       fam, lengths[2], q, -c[3], -c[4], len(value))
+        buf += value
+        buf += _I64.pack(c[7])
+        return
     parts = []
     for c in cells:
         row, fam, q, value = c[0], c[1], c[2], c[6]
@@ -77,8 +87,8 @@ def encode_entry(region: str, seq: int, now: int, cells: list, raw: bytes | None
                                _U32.pack(len(q)), q, _MID.pack(-c[3], -c[4], len(value)), value,
                                _I64.pack(c[7]))))
     body = b"".join(parts)
-    return _HEAD.pack(_HEAD.size - 4 + len(body), raw or bytes.fromhex(region), seq, now,
-                      len(cells)) + body
+    buf += _HEAD.pack(_HEAD.size - 4 + len(body), raw, seq, now, len(cells))
+    buf += body
 
 
 def decode_entries(buf) -> list:
@@ -156,12 +166,12 @@ class WAL:
         raw = self._raw.get(region)
         if raw is None:
             raw = self._raw[region] = bytes.fromhex(region)
-        data = encode_entry(region, seq, now, cells, raw)
         cur = self.current
         buf = cur.buf
-        buf += data
+        start = len(buf)
+        write_entry(buf, raw, seq, now, cells)
         cur.regions[region] = seq
-        self.bytes_written += len(data)
+        self.bytes_written += len(buf) - start
         self.entries += 1
         if durability >= _SYNC_WAL:
             self.synced = len(buf)
