@@ -125,14 +125,8 @@ class Table:
         cluster = self.cluster
         lock = cluster.lock
         lock.acquire()  # `with lock:` as acquire/finally-release, which costs half as much
-        try:  # _apply and _state, inlined: this runs on every put
-            now = cluster.tick()
-            st = self._tables.get(self.name)
-            if st is None or not st.enabled:
-                st = self._state()
-            region = st.locator.locate(row)
-            region.server.mutate(region, row, entries, now,
-                                 0 if durability is None else parse_durability(durability))
+        try:
+            self._apply(row, entries, cluster.tick(), durability)
         finally:
             lock.release()
 

@@ -16,7 +16,7 @@ from operator import itemgetter
 
 from hsim.bytes import to_string_binary
 from hsim.cell import DELETE, LATEST_TIMESTAMP, MAX_ROW_LENGTH, PUT, fields
-from hsim.durability import Durability
+from hsim.durability import Durability, effective
 from hsim.engine.query_matcher import ScanQuery
 from hsim.engine.store import Store
 from hsim.errors import InvalidArgumentError, NoSuchColumnFamilyError, WrongRegionError
@@ -143,9 +143,9 @@ class Region:
         else:
             cells = self.cells_of(row, entries, now, seq)
         self.seq_id = seq
-        server, table = self.server, self.table
+        server = self.server
         if server is not None:
-            d = durability or table.durability or 3  # effective(), inlined: it is on every put
+            d = effective(durability, self.table.durability)
             if d != SKIP_WAL:
                 server.wal.append(self.encoded_name, seq, now, cells, d)
         if len(cells) == 1:  # most puts: one cell
@@ -156,8 +156,8 @@ class Region:
                 delta += stores[c[1]].memstore.add(c)
         self.memstore_changed(delta)
         self.write_requests += 1
-        if self.memstore_heap >= (table.memstore_flush_size or self.config.memstore_flush_size):
-            self.flush(now)  # (the flush_size property, inlined)
+        if self.memstore_heap >= self.flush_size:
+            self.flush(now)
         return cells
 
     def cells_of(self, row: bytes, entries: list, now: int, seq: int) -> list:
