@@ -48,6 +48,9 @@ class Table:
         self._columns: dict = {}  # column spec -> (family, qualifier), parsed once
         self._tables = cluster.master.tables  # the master's table states, looked up per call
         self._max_size = cluster.config.keyvalue_max_size  # read per put (Config is frozen)
+        # The bytes a put's row, family, qualifier and value may take together within that
+        # limit (v.cell_size's bound, for checks inline on the put path).
+        self._kv_room = self._max_size - v.KV_OVERHEAD if self._max_size > 0 else 1 << 62
 
     def __repr__(self) -> str:
         return f"Table({self.name!r})"
@@ -90,7 +93,7 @@ class Table:
         ts = None if timestamp is None else _ts(timestamp)
         ttl = NO_TTL if ttl_ms is None else _ttl(ttl_ms)
         columns, max_size = self._columns, self._max_size
-        limit = max_size - v.KV_OVERHEAD - len(row) if max_size > 0 else 1 << 62
+        limit = self._kv_room - len(row)
         entries = []
         for col, value in data.items():
             fq = columns.get(col) if type(col) is bytes else None
@@ -116,9 +119,8 @@ class Table:
         if type(data) is dict and len(data) == 1 and timestamp is None and ttl_ms is None:
             for col, value in data.items():
                 fq = self._columns.get(col) if type(col) is bytes else None
-                max_size = self._max_size
-                if fq is not None and type(value) is bytes and (max_size <= 0 or len(value) +
-                        len(fq[0]) + len(fq[1]) + len(row) + v.KV_OVERHEAD <= max_size):
+                if fq is not None and type(value) is bytes and \
+                        len(value) + len(fq[0]) + len(fq[1]) + len(row) <= self._kv_room:
                     entries = [(fq[0], fq[1], None, _PUT, value, NO_TTL)]
         if entries is None:
             entries = self._put_entries(row, data, timestamp, ttl_ms)

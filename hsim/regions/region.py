@@ -139,7 +139,7 @@ class Region:
         e = entries[0] if len(entries) == 1 else None
         if e is not None and e[2] is None and e[3] == _PUT and e[0] in stores:
             # one Put cell at the request's time (most puts): what cells_of gives, inline
-            cells = [(row, e[0], e[1], -now, -_PUT, -seq, e[4], e[5])]
+            cells = [fields(row, e[0], e[1], now, _PUT, e[4], seq, e[5])]
         else:
             cells = self.cells_of(row, entries, now, seq)
         self.seq_id = seq
