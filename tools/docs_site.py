@@ -211,6 +211,21 @@ def _cli_index() -> str:
             "the version. A misspelt command, option or scenario name gets a \"did you mean\".\n")
 
 
+# A key layout in prose, `[host][event]` without the backticks, is Markdown's reference-link form;
+# mkdocs-autorefs would look it up as a cross-reference and warn (strict: fail). The guides use no
+# reference links, so outside code every such pair is escaped into plain brackets.
+_LAYOUT = re.compile(r"(?<![\\!])\[([^\[\]\n]+)\](?=\[)|(?<=\])\[([^\[\]\n]*)\](?!\()")
+_CODE = re.compile(r"(^```.*?^```|`[^`\n]*`)", re.S | re.M)
+
+
+def plain_key_layouts(markdown: str) -> str:
+    """Escape `[a][b]` key layouts outside code so that they render as text, not as links."""
+    parts = _CODE.split(markdown)
+    for i in range(0, len(parts), 2):  # even parts are outside code
+        parts[i] = _LAYOUT.sub(lambda m: "\\" + m.group(0)[:-1] + "\\]", parts[i])
+    return "".join(parts)
+
+
 def on_page_markdown(markdown, page, config, files):
     # Guides link the labs as ../labs/ (right on GitHub); on the site the labs live under labs/.
-    return re.sub(r"\]\(\.\./labs/", "](labs/", markdown)
+    return plain_key_layouts(re.sub(r"\]\(\.\./labs/", "](labs/", markdown))
