@@ -18,8 +18,15 @@ def close_matches(word: str, choices: Iterable[str], n: int = 3) -> list[str]:
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
-    """" (did you mean 'x'?)" or " (did you mean 'x' or 'y'?)", or "" when nothing is close."""
-    matches = close_matches(word, choices)
+    """" (did you mean 'x'?)" or " (did you mean 'x' or 'y'?)", or "" when nothing is close.
+    Options are compared without their leading dashes (two shared dashes made `--opps` look
+    close to `--no-plots`), and only names about as close as the best are offered."""
+    choices = list(choices)
+    bare = {c.lstrip("-") or c: c for c in choices}
+    key = word.lstrip("-") or word
+    ratio = {b: difflib.SequenceMatcher(None, key, b).ratio() for b in bare}
+    found = close_matches(key, bare)
+    matches = [bare[b] for b in found if ratio[b] >= ratio[found[0]] - 0.1]
     if not matches:
         return ""
     return " (did you mean " + " or ".join(repr(m) for m in matches) + "?)"

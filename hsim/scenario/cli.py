@@ -11,7 +11,7 @@ import traceback
 from pathlib import Path
 
 from hsim.errors import HsimError
-from hsim.scenario.errors import ScenarioError, ScenarioFailed
+from hsim.scenario.errors import ScenarioError, ScenarioFailed, UsageError
 from hsim.suggest import SuggestingParser
 
 FORMATS = ("table", "json", "markdown")
@@ -19,7 +19,7 @@ FORMATS = ("table", "json", "markdown")
 
 class _Parser(SuggestingParser):
     def error(self, message):  # argparse prints usage and exits; we want one line
-        raise ScenarioError(message)
+        raise UsageError(message)
 
 
 def _parser() -> _Parser:
@@ -28,7 +28,7 @@ def _parser() -> _Parser:
                 "report.html and plots.")
     p.add_argument("scenario", help="a name from `hsim list`, or a path to a scenario file")
     p.add_argument("--ops", help="operations per variant: a number, or a size the scenario "
-                   "names (small, default)")
+                   "names: small, default, and large where it declares one (`hsim list`)")
     p.add_argument("--seed", type=int, help="random seed (same seed, same report)")
     p.add_argument("--scale", help="Config().scaled factor for HBase's sizes, e.g. 0.004 or 1/256")
     p.add_argument("--servers", type=int, help="region servers per cluster")
@@ -69,7 +69,7 @@ def _scale(text):
             return float(num) / float(den)
         return float(text)
     except (ValueError, ZeroDivisionError):
-        raise ScenarioError(f"--scale {text!r} is not a number (e.g. 0.004 or 1/256)") from None
+        raise UsageError(f"--scale {text!r} is not a number (e.g. 0.004 or 1/256)") from None
 
 
 def _params(items: list[str]) -> dict:
@@ -77,7 +77,7 @@ def _params(items: list[str]) -> dict:
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise ScenarioError(f"--param {item!r}: expected KEY=VALUE")
+            raise UsageError(f"--param {item!r}: expected KEY=VALUE")
         out[key.strip()] = value.strip()
     return out
 
@@ -94,6 +94,11 @@ def main_run(argv: list[str]) -> int:
             traceback.print_exception(e.error if isinstance(e, ScenarioFailed) else e)
         hint = " (--debug shows the traceback)" if isinstance(e, ScenarioFailed) else ""
         print(f"hsim run: {e}{hint}", file=sys.stderr)
+        return 2 if isinstance(e, UsageError) else 1
+    except OSError as e:  # e.g. the --ui port is taken: one line, no Java name (none involved)
+        if debug:
+            traceback.print_exc()
+        print(f"hsim run: {e}", file=sys.stderr)
         return 1
     except Exception as e:  # a bug in hsim itself: still one line unless --debug
         if debug:
@@ -131,7 +136,7 @@ def _run(argv: list[str]) -> int:
 def _run_and_print(args, scenario, kwargs, err, show_progress) -> int:
     from hsim.scenario.markdown import to_markdown
     from hsim.scenario.runner import run_scenario
-    from hsim.scenario.terminal import ProgressBar, print_report, report_console
+    from hsim.scenario.terminal import ProgressBar, files_line, print_report, report_console
 
     if args.target:
         from hsim.scenario.target import run_on_target, to_markdown as target_markdown
@@ -143,12 +148,12 @@ def _run_and_print(args, scenario, kwargs, err, show_progress) -> int:
             report = run_scenario(scenario, progress=bar.update, **kwargs)
     else:
         report = run_scenario(scenario, **kwargs)
-    if args.format == "json":
-        sys.stdout.write(report.to_json())
-    elif args.format == "markdown":
-        sys.stdout.write(to_markdown(report))
+    if args.format == "table":
+        print_report(report, report_console(report))  # its last line names the files
     else:
-        print_report(report, report_console(report))
+        sys.stdout.write(report.to_json() if args.format == "json" else to_markdown(report))
+        if report.out:  # stdout is the document; the files it wrote are named on stderr
+            print(files_line(report), file=sys.stderr)
     if args.target and args.format != "json":
         sys.stdout.write(target_markdown(args.target, observed))
     return 0

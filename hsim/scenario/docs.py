@@ -24,7 +24,7 @@ import re
 import sys
 from pathlib import Path
 
-from hsim.scenario.errors import ScenarioError
+from hsim.scenario.errors import ScenarioError, UsageError
 
 FILES = ("README.md", "docs/scenarios.md")
 _BLOCK = re.compile(r"(?P<open><!-- hsim:(?P<kind>scenario|figures) (?P<name>[\w.-]+)"
@@ -126,7 +126,7 @@ def main(argv: list[str]) -> int:
             stale += [f"{path}: {name}" for name in changed]
     except ScenarioError as e:
         print(f"hsim docs: {e}", file=sys.stderr)
-        return 1
+        return 2 if isinstance(e, UsageError) else 1
     if args.check and stale:
         print("hsim docs: stale blocks (run `hsim docs --write`):\n  " + "\n  ".join(stale),
               file=sys.stderr)
@@ -146,7 +146,7 @@ def coverage_main(write: bool) -> int:
         stale = coverage.sync(builtin_dir().parent, write)
     except ScenarioError as e:
         print(f"hsim docs: {e}", file=sys.stderr)
-        return 1
+        return 2 if isinstance(e, UsageError) else 1
     if stale and not write:
         print(f"hsim docs: {coverage.PAGE} is stale (run `hsim docs --coverage --write`)",
               file=sys.stderr)

@@ -13,3 +13,8 @@ class ScenarioFailed(ScenarioError):
         text = str(error).splitlines()[0] if str(error) else ""
         super().__init__(f"scenario {scenario!r} failed in {where}: "
                          f"{type(error).__name__}{': ' + text if text else ''}")
+
+
+class UsageError(ScenarioError):
+    """A bad command line: an unknown option, scenario or variant, or an option's bad value.
+    Every `hsim` command exits 2 on one (as argparse and the shell do); other failures exit 1."""

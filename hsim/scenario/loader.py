@@ -8,7 +8,7 @@ import importlib.util
 import sys
 from pathlib import Path
 
-from hsim.scenario.errors import ScenarioError
+from hsim.scenario.errors import ScenarioError, UsageError
 from hsim.scenario.model import Scenario
 from hsim.suggest import did_you_mean
 
@@ -33,14 +33,14 @@ def find_scenario(target: str) -> Path:
     if target.endswith(".py") or "/" in target or "\\" in target:
         path = Path(target)
         if not path.is_file():
-            raise ScenarioError(f"no scenario file {target!r}")
+            raise UsageError(f"no scenario file {target!r}")
         return path
     for d in search_dirs():
         path = d / f"{target}.py"
         if path.is_file():
             return path
     hint = did_you_mean(target, [p.stem for p in scenario_files()])
-    raise ScenarioError(f"no scenario named {target!r}{hint} (`hsim list` shows the scenarios)")
+    raise UsageError(f"no scenario named {target!r}{hint} (`hsim list` shows the scenarios)")
 
 
 def scenario_files() -> list[Path]:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from hsim.errors import HsimError
 from hsim.scenario.context import Run
-from hsim.scenario.errors import ScenarioError, ScenarioFailed
+from hsim.scenario.errors import ScenarioError, ScenarioFailed, UsageError
 from hsim.scenario.loader import load_scenario
 from hsim.scenario.model import Scenario
 from hsim.scenario.results import ClaimResult, Report, VariantResult, jsonable
@@ -33,17 +33,17 @@ def resolve_ops(scenario: Scenario, ops) -> tuple[int, str]:
     """--ops: a size name the scenario declares ("small", "default", ...) or a positive int."""
     if ops is None:
         ops = "default"
-    if isinstance(ops, str) and not ops.strip().lstrip("+").isdigit():
+    if isinstance(ops, str) and not ops.strip().lstrip("+-").isdigit():
         if ops not in scenario.sizes:
-            raise ScenarioError(f"--ops {ops!r}: not a number nor one of the sizes "
+            raise UsageError(f"--ops {ops!r}: not a number nor one of the sizes "
                                 f"{', '.join(scenario.sizes)} of {scenario.name!r}")
         return int(scenario.sizes[ops]), ops
     try:
         n = int(ops)
     except (TypeError, ValueError):
-        raise ScenarioError(f"--ops {ops!r} is not a number") from None
+        raise UsageError(f"--ops {ops!r} is not a number") from None
     if not 1 <= n <= MAX_OPS:
-        raise ScenarioError(f"--ops must be between 1 and {MAX_OPS:,}: {n}")
+        raise UsageError(f"--ops must be between 1 and {MAX_OPS:,}: {n}")
     return n, "custom"
 
 
@@ -53,7 +53,7 @@ def resolve_params(scenario: Scenario, given: dict | None) -> dict:
     for key, raw in (given or {}).items():
         if key not in scenario.params:
             known = ", ".join(scenario.params) or "none"
-            raise ScenarioError(f"--param {key}: {scenario.name!r} has no such parameter "
+            raise UsageError(f"--param {key}: {scenario.name!r} has no such parameter "
                                 f"(its parameters: {known})")
         params[key] = _convert(key, raw, scenario.params[key])
     return params
@@ -75,7 +75,7 @@ def _convert(key: str, raw, default):
         if isinstance(default, (list, tuple)):
             return [x.strip() for x in raw.split(",") if x.strip()]
     except ValueError:
-        raise ScenarioError(f"--param {key}={raw!r}: expected a {type(default).__name__}") \
+        raise UsageError(f"--param {key}={raw!r}: expected a {type(default).__name__}") \
             from None
     return raw
 
@@ -84,9 +84,9 @@ def _positive(name: str, value, kind):
     try:
         v = kind(value)
     except (TypeError, ValueError):
-        raise ScenarioError(f"--{name} {value!r} is not a {kind.__name__}") from None
+        raise UsageError(f"--{name} {value!r} is not a {kind.__name__}") from None
     if not v > 0:
-        raise ScenarioError(f"--{name} must be positive: {value}")
+        raise UsageError(f"--{name} must be positive: {value}")
     return v
 
 
@@ -106,7 +106,7 @@ def run_scenario(target: str | Scenario, *, ops: int | str | None = None, seed: 
     own if smaller) under two more seeds and the
     scenario's key parameter values; "off" skips both."""
     if sensitivity not in SENSITIVITY:
-        raise ScenarioError(f"--sensitivity {sensitivity!r}: one of {', '.join(SENSITIVITY)}")
+        raise UsageError(f"--sensitivity {sensitivity!r}: one of {', '.join(SENSITIVITY)}")
     scenario = target if isinstance(target, Scenario) else load_scenario(target)
     scenario.validate()
     n_ops, size = resolve_ops(scenario, ops)
@@ -114,7 +114,7 @@ def run_scenario(target: str | Scenario, *, ops: int | str | None = None, seed: 
     scale = scenario.scale if scale is None else _positive("scale", scale, float)
     servers = scenario.servers if servers is None else _positive("servers", servers, int)
     if servers > 64:
-        raise ScenarioError(f"--servers must be at most 64: {servers}")
+        raise UsageError(f"--servers must be at most 64: {servers}")
     given = params = resolve_params(scenario, params)
     if scenario.derive is not None:
         params = {**given, **scenario.derive(dict(given), n_ops)}
@@ -157,7 +157,7 @@ def _choose_variants(scenario: Scenario, names) -> list:
     by_name = {v.name: v for v in scenario.variants}
     missing = [n for n in names if n not in by_name]
     if missing:
-        raise ScenarioError(f"--variants: {scenario.name!r} has no variant "
+        raise UsageError(f"--variants: {scenario.name!r} has no variant "
                             f"{', '.join(map(repr, missing))} (it has: {', '.join(by_name)})")
     return [by_name[n] for n in names]
 

@@ -18,7 +18,7 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from hsim.scenario.errors import ScenarioError
+from hsim.scenario.errors import ScenarioError, UsageError
 
 
 # --- the grid ----------------------------------------------------------------------------------
@@ -30,10 +30,10 @@ def parse_seeds(text: str) -> list[int]:
         try:
             seeds.extend(range(int(lo), int(hi) + 1) if sep else [int(part)])
         except ValueError:
-            raise ScenarioError(f"--seeds {text!r}: expected numbers like 1..5 or 1,3,7") \
+            raise UsageError(f"--seeds {text!r}: expected numbers like 1..5 or 1,3,7") \
                 from None
     if not seeds:
-        raise ScenarioError("--seeds names no seed")
+        raise UsageError("--seeds names no seed")
     return list(dict.fromkeys(seeds))
 
 
@@ -44,7 +44,7 @@ def parse_grid(items: list[str]) -> dict[str, list[str]]:
         key, sep, values = item.partition("=")
         vals = [v.strip() for v in values.split(",") if v.strip()]
         if not sep or not key.strip() or not vals:
-            raise ScenarioError(f"--param {item!r}: expected KEY=V1,V2,...")
+            raise UsageError(f"--param {item!r}: expected KEY=V1,V2,...")
         grid[key.strip()] = vals
     return grid
 
@@ -174,7 +174,7 @@ def write_summary(summary: dict, out: Path, plots: bool = True) -> None:
 # --- the command -------------------------------------------------------------------------------
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
-        raise ScenarioError(message)
+        raise UsageError(message)
 
 
 def _parser() -> _Parser:
@@ -204,7 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
         if args.jobs < 1:
-            raise ScenarioError("--jobs must be at least 1")
+            raise UsageError("--jobs must be at least 1")
         grid_points = points(parse_seeds(args.seeds), parse_grid(args.param))
         out = Path(args.out) if args.out else Path("hsim-sweep") / Path(args.scenario).stem
         options = {"ops": args.ops, "scale": _scale(args.scale), "servers": args.servers,
@@ -215,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
         write_summary(summary, out, plots=not args.no_plots)
     except (ScenarioError, HsimError, OSError) as e:
         print(f"hsim sweep: {e}", file=sys.stderr)
-        return 2 if isinstance(e, ScenarioError) else 1
+        return 2 if isinstance(e, UsageError) else 1
     sys.stdout.write(to_markdown(summary))
     print(f"\nwrote {out / 'summary.json'}, summary.md"
           + ("" if args.no_plots else ", summary.png"))

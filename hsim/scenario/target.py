@@ -23,7 +23,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from hsim.client.requests import b
-from hsim.scenario.errors import ScenarioError
+from hsim.scenario.errors import ScenarioError, UsageError
 
 _FAMILY_FIELDS = {"max_versions": "max_versions", "compression": "compression",
                   "in_memory": "in_memory", "bloom_filter": "bloom_filter_type",
@@ -33,11 +33,11 @@ _FAMILY_FIELDS = {"max_versions": "max_versions", "compression": "compression",
 def parse_target(url: str) -> tuple[str, int]:
     u = urlparse(url)
     if u.scheme != "thrift" or not u.hostname:
-        raise ScenarioError(f"--target {url!r}: expected thrift://HOST:PORT")
+        raise UsageError(f"--target {url!r}: expected thrift://HOST:PORT")
     try:
         return u.hostname, u.port or 9090
     except ValueError:
-        raise ScenarioError(f"--target {url!r}: bad port") from None
+        raise UsageError(f"--target {url!r}: bad port") from None
 
 
 def _families(spec) -> tuple[dict, list[str]]:

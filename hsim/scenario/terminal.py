@@ -50,9 +50,13 @@ def print_report(report, console: Console) -> None:
         console.print(escape(f"   measured: {c.detail}"), highlight=False)
         console.print(escape(f"   sensitivity: {c.robustness}"), highlight=False)
     if report.out:
-        console.print(escape(f"report: {report.out}/report.md, report.json"
-                             + (f" and {len(report.plots)} plots" if report.plots else "")),
-                      highlight=False)
+        console.print(escape(files_line(report)), highlight=False, soft_wrap=True)
+
+
+def files_line(report) -> str:
+    """The files a run wrote, each named, the one to open first first."""
+    names = ["report.html", "report.md", "report.json", *report.plots]
+    return f"wrote {report.out}/: " + ", ".join(names)
 
 
 class ProgressBar:

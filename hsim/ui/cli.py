@@ -39,12 +39,12 @@ def _parser():
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     from hsim.client.cluster import Cluster
-    from hsim.ui.server import start
+    from hsim.ui.server import UIBindError, start
 
     try:
         cluster = Cluster(region_servers=max(args.servers, 1), data_dir=args.data_dir)
         ui = start(cluster, port=args.port, host=args.bind)
-    except HsimError as e:
+    except (HsimError, UIBindError) as e:
         print(f"hsim ui: {e}", file=sys.stderr)
         return 1
     stop = threading.Event()

@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, urlparse
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
-from hsim.errors import HsimError, InvalidArgumentError
+from hsim.errors import HsimError
 from hsim.ui import jmx, pages
 from hsim.ui.heat import Heat
 
@@ -25,6 +25,11 @@ if TYPE_CHECKING:  # what the annotations name; not imported at run time
 
 _ENV = Environment(loader=PackageLoader("hsim.ui", "templates"), autoescape=select_autoescape())
 REFRESH_SECONDS = 2
+
+
+class UIBindError(OSError):
+    """The UI's port cannot be bound (in use, not permitted, out of range). An OSError, not an
+    hsim error: no HBase request is involved, so there is no Java exception to name."""
 
 
 class UIServer:
@@ -39,8 +44,8 @@ class UIServer:
         try:
             self._httpd = ThreadingHTTPServer((host, port), handler)
         except (OSError, OverflowError) as e:  # OverflowError: a port outside 0-65535
-            raise InvalidArgumentError(f"cannot serve the UI on {host}:{port}: "
-                                       f"{getattr(e, 'strerror', None) or e}") from None
+            raise UIBindError(f"cannot serve the UI on {host}:{port}: "
+                              f"{getattr(e, 'strerror', None) or e}") from None
         self._httpd.daemon_threads = True
         self.port = self._httpd.server_address[1]
         self.url = f"http://{host}:{self.port}/"

@@ -44,12 +44,12 @@ def test_misspelt_command(capsys):
 
 
 def test_misspelt_scenario(capsys):
-    assert cli.main(["run", "hotspoting"]) == 1
+    assert cli.main(["run", "hotspoting"]) == 2  # a usage error
     assert "no scenario named 'hotspoting' (did you mean 'hotspotting'?)" in capsys.readouterr().err
 
 
 def test_misspelt_run_option(capsys):
-    assert cli.main(["run", "hotspotting", "--sed", "3"]) == 1
+    assert cli.main(["run", "hotspotting", "--sed", "3"]) == 2  # a usage error
     assert "unrecognized arguments: --sed 3 (did you mean '--seed'" in capsys.readouterr().err
 
 

@@ -91,6 +91,11 @@ def test_run_writes_the_report_files(capsys, tiny, tmp_path):
         assert (out_dir / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert f"]({png})" in md
     assert "requests_per_server.png" in report["plots"]
+    # the last line names every file written, the page to open first
+    wrote = out.strip().splitlines()[-1]
+    names = ["report.html", "report.md", "report.json", *report["plots"]]
+    assert wrote == f"wrote {out_dir}/: " + ", ".join(names)
+    assert all((out_dir / n).is_file() for n in names)
 
 
 def test_default_out_is_hsim_report_slash_name(capsys, tiny, tmp_path, monkeypatch):
@@ -107,6 +112,9 @@ def test_json_and_markdown_formats_print_the_reports(capsys, tiny, tmp_path):
     code, out, _ = _run(capsys, "run", str(tiny), "--ops", "50", "--out", str(tmp_path / "b"),
                         "--format", "markdown", "--no-plots")
     assert code == 0 and out.startswith("# hsim scenario: tiny")
+    code, out, err = _run(capsys, "run", str(tiny), "--ops", "50", "--out", str(tmp_path / "c"),
+                          "--format", "json", "--no-plots")
+    assert err.strip() == f"wrote {tmp_path / 'c'}/: report.html, report.md, report.json"
 
 
 def test_options_reach_the_run(capsys, tiny, tmp_path):
@@ -149,7 +157,7 @@ def test_a_bad_scenario_file_is_one_line_and_a_nonzero_exit(capsys, tmp_path, na
     path.write_text(text)
     code, out, err = _run(capsys, "run", str(path), "--ops", "20", "--out", str(tmp_path / "o"),
                           "--no-plots")
-    assert code != 0
+    assert code == 1  # the command line was right; the scenario was not
     assert "Traceback" not in err + out
     assert len(err.strip().splitlines()) == 1, err
     assert err.startswith("hsim run: ") and message in err
@@ -159,6 +167,7 @@ def test_a_bad_scenario_file_is_one_line_and_a_nonzero_exit(capsys, tmp_path, na
     (["no_such_scenario"], "no scenario named 'no_such_scenario'"),
     (["./missing.py"], "no scenario file './missing.py'"),
     (["presplit", "--ops", "0"], "--ops must be between 1 and"),
+    (["presplit", "--ops", "-5"], "--ops must be between 1 and 100,000,000: -5"),
     (["presplit", "--ops", "huge"], "not a number nor one of the sizes"),
     (["presplit", "--scale", "abc"], "--scale 'abc' is not a number"),
     (["presplit", "--scale", "-1"], "--scale must be positive"),
@@ -170,11 +179,12 @@ def test_a_bad_scenario_file_is_one_line_and_a_nonzero_exit(capsys, tmp_path, na
     (["presplit", "--variants", "bogus"], "has no variant 'bogus'"),
     (["presplit", "--format", "xml"], "invalid choice"),
     (["presplit", "--frobnicate"], "unrecognized arguments"),
+    (["presplit", "--opps", "5"], "(did you mean '--ops'?)"),
     ([], "the following arguments are required"),
 ])
 def test_a_bad_option_is_one_line_and_a_nonzero_exit(capsys, tmp_path, args, message):
     code, out, err = _run(capsys, "run", *args, "--out", str(tmp_path))
-    assert code != 0
+    assert code == 2  # a usage error, as every hsim command and argparse exit
     assert "Traceback" not in err + out
     assert len(err.strip().splitlines()) == 1, err
     assert message in err
@@ -191,6 +201,7 @@ def test_debug_shows_the_traceback(capsys, tmp_path):
 def test_help_is_not_an_error(capsys):
     code, out, _ = _run(capsys, "run", "--help")
     assert code == 0 and "--ops" in out and "--param" in out
+    assert "large" in out  # every size a scenario may declare
 
 
 def test_the_example_in_the_docs_runs(capsys, tmp_path):
