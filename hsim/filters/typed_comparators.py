@@ -124,7 +124,9 @@ def bytes_to_big_decimal(data: bytes) -> decimal.Decimal:
         raise InvalidArgumentError(
             f"NullPointerException: {len(data)} bytes are no BigDecimal (Bytes.toBigDecimal)")
     scale = struct.unpack(">i", data[:4])[0]
-    return decimal.Decimal(int.from_bytes(data[4:], "big", signed=True)).scaleb(-scale)
+    # Built from its text, exact at any precision: Decimal.scaleb rounds to the context's 28
+    # digits, which made Double.MIN_VALUE as a BigDecimal compare unequal to itself.
+    return decimal.Decimal(f"{int.from_bytes(data[4:], 'big', signed=True)}E{-scale}")
 
 
 class BigDecimalComparator(ByteArrayComparable):

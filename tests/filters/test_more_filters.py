@@ -147,6 +147,20 @@ def test_big_decimal_comparator():
     assert list(scan(f, rows)) == ["b"]
 
 
+def test_big_decimal_comparator_is_exact_at_any_precision():
+    """BigDecimal.compareTo is exact: Double.MIN_VALUE as a BigDecimal (751 significant digits)
+    equals itself, and 40-digit values one unit apart in the last place are ordered."""
+    enc = big_decimal_to_bytes
+    tiny = decimal.Decimal(5e-324)  # new BigDecimal(Double.MIN_VALUE): the exact binary value
+    assert BigDecimalComparator(tiny).compare_to(enc(tiny)) == 0
+    assert bytes_to_big_decimal(enc(tiny)) == tiny
+    a = decimal.Decimal("1234567890123456789012345678901234567890")
+    b = decimal.Decimal("1234567890123456789012345678901234567891")
+    assert BigDecimalComparator(a).compare_to(enc(b)) == -1
+    assert BigDecimalComparator(b).compare_to(enc(a)) == 1
+    assert BigDecimalComparator(a).compare_to(enc(a)) == 0
+
+
 def test_binary_component_comparator():
     """TestComparators.testCellFieldsCompare (BinaryComponentComparator part) and
     TestFilter.testRowFilterWithBinaryComponentComparator."""
