@@ -53,3 +53,19 @@ def test_scan_with_filter(benchmark, name):
     benchmark.extra_info["cells"] = CELLS
     benchmark.extra_info["rows_kept"] = kept
     benchmark.extra_info["cells/s"] = round(CELLS / benchmark.stats.stats.mean)
+
+
+# RegexStringComparator: Python's `re` where it reads the Java pattern the same way, `regex`
+# (VERSION1) where the pattern uses set operations. BENCHMARKS.md, "Java regular expressions".
+REGEXES = {"re": r"^row-[0-9]+5$", "regex_sets": r"^row-[0-9&&[^7]]+5$"}
+
+
+@pytest.mark.parametrize("engine", list(REGEXES))
+def test_regex_comparator(benchmark, engine):
+    from hsim.filters import RegexStringComparator
+
+    cmp = RegexStringComparator(REGEXES[engine])
+    data = [b"row-%06d" % i for i in range(1000)]
+    found = benchmark(lambda: sum(cmp.compare_to(d) == 0 for d in data))
+    assert found > 0
+    benchmark.extra_info["ns/compare"] = round(benchmark.stats.stats.mean / len(data) * 1e9)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 from hsim.cell import to_bytes_arg
-from hsim.errors import FilterParseError, InvalidArgumentError
 from hsim.filters.compare_op import CompareOperator
+from hsim.filters.java_regex import compile_java
 
 from typing import TYPE_CHECKING
 
@@ -88,18 +88,9 @@ class BinaryPrefixComparator(ByteArrayComparable):
 
 class RegexStringComparator(ByteArrayComparable):
     """A regular expression searched (Matcher.find, not matches) in the data decoded as
-    UTF-8, with DOTALL by default, as HBase's Java engine does.
-
-    The Java pattern is run by Python's `re` after translating the Java-only syntax HBase
-    users meet most: named groups `(?<name>...)` and `\\k<name>`, `\\Q...\\E` quoting,
-    `\\z`, `\\Z`, and the POSIX classes `\\p{Alpha}`, `\\p{Digit}`, `\\p{Alnum}`,
-    `\\p{Lower}`, `\\p{Upper}`, `\\p{Punct}`, `\\p{Space}`, `\\p{XDigit}`, ... (and
-    `\\P{...}` outside brackets), and inline flags `(?imsx-imsx)` anywhere (Java applies
-    them to the rest of the enclosing group, written as a scoped `(?i:...)` group).
-    Refused with FilterParseError: nested classes `[a[b]]`, class intersection `&&`, and
-    the flags `d`, `u`, `U`, `c`. Read differently: Unicode categories and scripts
-    (`\\p{L}`, `\\p{IsLatin}`) and Java's wider set of line terminators for `$`.
-    """
+    UTF-8, with DOTALL by default, as HBase's Java engine does. Java's syntax and defaults
+    (nested classes, `&&`, ASCII `\\w` and case folding, ...) as hsim.filters.java_regex
+    reads them."""
 
     type_name = "regexstring"
 
@@ -108,10 +99,7 @@ class RegexStringComparator(ByteArrayComparable):
         super().__init__(expr.encode("utf-8"))
         self.expr = expr
         self.charset = charset
-        try:
-            self._search = re.compile(java_regex_to_python(expr), flags).search
-        except re.error as e:  # Java: PatternSyntaxException (an IllegalArgumentException)
-            raise InvalidArgumentError(f"Invalid regular expression {expr!r}: {e}") from None
+        self._search = compile_java(expr, flags).search
 
     def compare_to(self, data: bytes) -> int:
         return 0 if self._search(data.decode(self.charset, "replace")) else 1
@@ -151,126 +139,3 @@ class SubstringComparator(ByteArrayComparable):
 
     def __repr__(self) -> str:
         return f"SubstringComparator({self.substr!r})"
-
-
-# --- Java regex syntax that Python's re spells differently --------------------------------
-_POSIX = {
-    "Lower": "a-z",
-    "Upper": "A-Z",
-    "ASCII": "\\x00-\\x7F",
-    "Alpha": "a-zA-Z",
-    "Digit": "0-9",
-    "Alnum": "a-zA-Z0-9",
-    "Punct": "!-/:-@\\[-`{-~",
-    "Graph": "!-~",
-    "Print": " -~",
-    "Blank": " \\t",
-    "Cntrl": "\\x00-\\x1F\\x7F",
-    "XDigit": "0-9a-fA-F",
-    "Space": " \\t\\n\\x0B\\f\\r",
-}
-
-
-_INLINE_FLAGS = re.compile(r"\(\?([a-zA-Z]*)(?:-([a-zA-Z]*))?\)")
-
-
-def java_regex_to_python(expr: str) -> str:
-    """Rewrite the Java-only constructs listed on RegexStringComparator; leave the rest;
-    refuse, with FilterParseError, what `re` cannot express the same way."""
-    out = []
-    i, n = 0, len(expr)
-    in_class = False
-    depth = 0  # open groups
-    scoped: list[tuple[int, str]] = []  # inline flag groups opened: (depth, their opening)
-    while i < n:
-        ch = expr[i]
-        if in_class and (ch == "[" or expr.startswith("&&", i)):
-            what = "nested character classes" if ch == "[" else "class intersection &&"
-            raise FilterParseError(f"Regular expression {expr!r}: {what} (Java-only syntax "
-                                   "with no exact Python equivalent) is not supported")
-        if not in_class:
-            m = _INLINE_FLAGS.match(expr, i)
-            if m:  # Java: flags from here to the end of the group (all its alternatives)
-                on, off = m.group(1), m.group(2) or ""
-                bad = set(on + off) - set("imsx")
-                if bad:
-                    raise FilterParseError(f"Regular expression {expr!r}: inline flag(s) "
-                                           f"{''.join(sorted(bad))} have no Python equivalent")
-                opening = "(?" + on + ("-" + off if off else "") + ":"
-                out.append(opening)
-                scoped.append((depth, opening))
-                i = m.end()
-                continue
-            if ch == "(":
-                depth += 1
-            elif ch in ")|":
-                reopen = [o for d, o in scoped if d == depth] if ch == "|" else []
-                while scoped and scoped[-1][0] == depth:
-                    out.append(")")
-                    scoped.pop()
-                if ch == ")":
-                    depth -= 1
-                else:
-                    out.append("|")
-                    out.extend(reopen)
-                    scoped.extend((depth, o) for o in reopen)
-                    i += 1
-                    continue
-        if ch == "\\" and i + 1 < n:
-            nxt = expr[i + 1]
-            if nxt == "Q":  # \Q...\E: a literal run
-                end = expr.find("\\E", i + 2)
-                lit = expr[i + 2 :] if end < 0 else expr[i + 2 : end]
-                out.append(re.escape(lit))
-                i = n if end < 0 else end + 2
-                continue
-            if nxt == "k" and expr.startswith("<", i + 2):  # \k<name>: named back-reference
-                close = expr.find(">", i + 3)
-                if close > 0:
-                    out.append("(?P=" + expr[i + 3 : close] + ")")
-                    i = close + 1
-                    continue
-            if nxt == "z":
-                out.append("\\Z")
-                i += 2
-                continue
-            if nxt == "Z":  # end of input but for a final line terminator
-                out.append("(?=\\n?\\Z)")
-                i += 2
-                continue
-            if nxt in "pP" and i + 2 < n and expr[i + 2] == "{":
-                close = expr.find("}", i + 3)
-                body = _POSIX.get(expr[i + 3 : close]) if close > 0 else None
-                if body is not None and not (in_class and nxt == "P"):
-                    if in_class:
-                        out.append(body)
-                    else:
-                        out.append(("[^" if nxt == "P" else "[") + body + "]")
-                    i = close + 1
-                    continue
-            out.append(expr[i : i + 2])
-            i += 2
-            continue
-        if in_class:
-            if ch == "]":
-                in_class = False
-        elif ch == "[":
-            in_class = True
-            out.append(ch)
-            i += 1
-            # a ']' or '^]' right after '[' is a literal, not the end of the class
-            if i < n and expr[i] == "^":
-                out.append("^")
-                i += 1
-            if i < n and expr[i] == "]":
-                out.append("\\]")
-                i += 1
-            continue
-        elif expr.startswith("(?<", i) and i + 3 < n and expr[i + 3] not in "=!":
-            out.append("(?P<")
-            i += 3
-            continue
-        out.append(ch)
-        i += 1
-    out.append(")" * len(scoped))
-    return "".join(out)
