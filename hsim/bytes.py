@@ -29,7 +29,9 @@ def to_bytes(x: float) -> bytes:
     if isinstance(x, int):
         return _q.pack(x)
     if isinstance(x, str):
-        return x.encode("utf-8")
+        from hsim.cell import utf8
+
+        return utf8(x)
     if isinstance(x, (bytes, bytearray, memoryview)):
         return bytes(x)
     raise TypeError(f"cannot convert {type(x).__name__} to bytes")

@@ -83,11 +83,23 @@ _CellBase = namedtuple(
 _new = tuple.__new__
 
 
+def utf8(text: str, arg: str | None = None) -> bytes:
+    """A str argument's UTF-8 bytes (Bytes.toBytes(String)). A lone surrogate has none: Java
+    would write '?' in its place; hsim refuses it, naming the argument."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        from hsim.errors import InvalidArgumentError
+
+        raise InvalidArgumentError(f"{arg or 'a str argument'} {text!r} is not UTF-8 text: a "
+                                   f"lone surrogate at index {e.start}") from None
+
+
 def _b(x) -> bytes:
     if isinstance(x, bytes):
         return x
     if isinstance(x, str):
-        return x.encode("utf-8")
+        return utf8(x)
     if isinstance(x, (bytearray, memoryview)):
         return bytes(x)
     raise TypeError(f"expected bytes or str, got {type(x).__name__}")

@@ -137,13 +137,15 @@ _OPTION_NAMES = {v: k for k, v in reversed(_SHELL_NAMES.items())}  # max_version
 def validate_family_name(name: bytes) -> bytes:
     """ColumnFamilyDescriptorBuilder.isLegalColumnFamilyName."""
     if isinstance(name, str):
-        name = name.encode("utf-8")
+        from hsim.cell import utf8
+
+        name = utf8(name, "family")
     if not name:
         raise InvalidArgumentError("Column Family name can not be empty")
     if name[0:1] == b".":
         raise InvalidArgumentError(f"Column Family names cannot start with a period: {name!r}")
     for ch in name:
-        if ch == ord(":") or ch < 32 or ch == 127:
+        if ch in b":\\/" or ch < 32 or ch == 127:
             raise InvalidArgumentError(
                 f"Illegal character <{ch}>. Column Family names cannot contain control "
                 f"characters or colons: {name!r}"

@@ -241,8 +241,9 @@ class Admin:
         with self.cluster.lock:
             current = self.master.table_state(_name(name)).descriptor.families.get(fam)
             if current is None:
+                shown = fam.decode("utf-8", "replace")
                 raise NoSuchColumnFamilyError(
-                    f"Column family '{fam.decode()}' does not exist in table {_name(name)}")
+                    f"Column family '{shown}' does not exist in table {_name(name)}")
             if isinstance(options, ColumnFamily):
                 cf = options
             else:

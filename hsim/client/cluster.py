@@ -42,6 +42,7 @@ class Cluster:
 
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise InvalidArgumentError(f"seed must be an int, got {seed!r}")
+        _check_arguments(region_servers, config, clock, data_dir)
         self.seed = seed
         self.config = config or Config()
         self.clock = clock if clock is not None else TickingClock()
@@ -203,3 +204,20 @@ class _Request:
         c._request_depth -= 1
         c.lock.release()
         return False
+
+
+MAX_REGION_SERVERS = 1024  # a simulated cluster in one process; HBase's own have hundreds
+
+
+def _check_arguments(region_servers, config, clock, data_dir) -> None:
+    """Cluster's arguments, each named in its error, before anything is built."""
+    from hsim.clock import ManualClock, SystemClock, TickingClock
+    from hsim.client.validation import integer, type_error
+
+    integer(region_servers, "region_servers", 1, MAX_REGION_SERVERS)
+    if config is not None and not isinstance(config, Config):
+        raise type_error("config", "an hsim.Config", config)
+    if clock is not None and not isinstance(clock, (ManualClock, TickingClock, SystemClock)):
+        raise type_error("clock", "an hsim clock (ManualClock, TickingClock, SystemClock)", clock)
+    if data_dir is not None and not isinstance(data_dir, (str, os.PathLike)):
+        raise type_error("data_dir", "a path (str or os.PathLike)", data_dir)

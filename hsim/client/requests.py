@@ -48,19 +48,31 @@ def time_range(time_range=None, timestamp=None) -> tuple[int, int]:
     return (int(lo), int(hi))
 
 
+def column_list(columns) -> list:
+    """A request's `columns`: one column, or a list, tuple or set of them (None: none)."""
+    if columns is None:
+        return []
+    if isinstance(columns, (bytes, str, bytearray)):
+        return [columns]
+    if isinstance(columns, (list, tuple, set, frozenset)):
+        return list(columns)
+    raise TypeError(f"columns must be a column or a list of columns, not "
+                    f"{type(columns).__name__}")
+
+
 def queries(families: dict, columns, max_versions, tr, raw: bool, has_filter: bool) -> dict:
     """family -> ScanQuery for every family the request reads, in family order."""
     if max_versions is None:
         max_versions = 1
-    if not isinstance(max_versions, int) or max_versions <= 0:
-        raise InvalidArgumentError("versions must be positive")
+    if not isinstance(max_versions, int) or isinstance(max_versions, bool):
+        raise TypeError(f"max_versions must be an int, not {type(max_versions).__name__}")
+    if max_versions <= 0:
+        raise InvalidArgumentError(f"max_versions must be positive, not {max_versions}")
     if raw and columns:
         raise DoNotRetryError("Cannot specify any column for a raw scan")
     wanted: dict[bytes, set | None] = {}
     if columns:
-        if isinstance(columns, (bytes, str)):
-            columns = [columns]
-        for col in columns:
+        for col in column_list(columns):
             fam, q = split_column(col, require_qualifier=False)
             if fam not in families:
                 from hsim.errors import NoSuchColumnFamilyError

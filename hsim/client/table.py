@@ -180,6 +180,7 @@ class Table:
                   durability: Durability | str | None = None) -> int:
         """Add `amount` to an 8-byte big-endian counter (missing counts as 0); returns the new
         value. The new cell's timestamp is max(now, old ts + 1) (HRegion.reckonDeltas)."""
+        self._column(column)  # a dict or list as the column: its own error, not "unhashable"
         return self.increment_columns(row, {column: amount}, ttl_ms=ttl_ms,
                                       durability=durability)[b(column)]
 
@@ -262,7 +263,7 @@ class Table:
         """Delete `columns` (all versions; None = the whole row) if the check passes."""
         row, ts = v.row(row), _ts(timestamp)
         self._column(column)
-        cols = None if columns is None else [self._column(c) for c in columns]
+        cols = None if columns is None else [self._column(c) for c in rq.column_list(columns)]
         with self.cluster.lock:
             now = self.cluster.tick()
             if not self._check(row, column, value, now):
@@ -339,7 +340,7 @@ class Table:
         row = v.row(row)
         rq.time_range(time_range, timestamp)  # Get's own checks, before the request is sent
         rq.queries({}, None, max_versions, None, raw, False)
-        for col in [columns] if isinstance(columns, (bytes, str)) else columns or ():
+        for col in rq.column_list(columns):
             rq.split_column(col, require_qualifier=False)
         so.check_per_family(max_results_per_family, row_offset_per_family)
         with self.cluster.lock:
@@ -449,12 +450,16 @@ def fresh_filter(f: Filter | str | None) -> Filter | None:
 def _filter(f, seed: int = 0):
     """Accept a filter object or a filter-language string; a RandomRowFilter without a seed
     of its own draws from the cluster's `seed`."""
+    from hsim.filters.base import Filter
+
     if f is None:
         return None
     if isinstance(f, (str, bytes)):
         from hsim.filters import parse_filter
 
         f = parse_filter(f)
+    if not isinstance(f, Filter):
+        raise TypeError(f"filter must be a Filter or a filter string, not {type(f).__name__}")
     from hsim.filters.row_selection import with_cluster_seed
 
     return with_cluster_seed(f, seed)

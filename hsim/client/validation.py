@@ -9,7 +9,7 @@ namespaces), TableDescriptorChecker (table attributes)."""
 
 from __future__ import annotations
 
-from hsim.cell import MAX_ROW_LENGTH, NO_TTL
+from hsim.cell import MAX_ROW_LENGTH, NO_TTL, utf8
 from hsim.errors import (ConstraintError, DoNotRetryError, InvalidArgumentError,
                          NamespaceNotFoundError, TableExistsError)
 
@@ -27,7 +27,7 @@ def to_bytes(value, arg: str) -> bytes:
     if type(value) is bytes:
         return value
     if isinstance(value, str):
-        return value.encode("utf-8")
+        return utf8(value, arg)
     if isinstance(value, (bytearray, memoryview)):
         return bytes(value)
     raise type_error(arg, "bytes or str", value)

@@ -22,6 +22,7 @@ Errors are FilterParseError (IllegalArgumentException): HBase's message, the pos
 
 from __future__ import annotations
 
+from hsim.cell import utf8
 from hsim.errors import FilterParseError, InvalidArgumentError
 from hsim.filters.base import Filter
 from hsim.filters.column_filters import (
@@ -79,7 +80,7 @@ class _ArgError(Exception):
 
 def parse_filter(filter_string: str | bytes) -> Filter:
     """Parse a filter string as ParseFilter.parseFilterString does; FilterParseError if bad."""
-    buf = filter_string.encode("utf-8") if isinstance(filter_string, str) else bytes(filter_string)
+    buf = utf8(filter_string, "filter") if isinstance(filter_string, str) else bytes(filter_string)
     n = len(buf)
     ops: list[tuple[str, int]] = []  # operators and '(' with their positions
     stack: list[tuple[object, int]] = []  # filters with the position they start at

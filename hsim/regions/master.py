@@ -4,6 +4,7 @@ the admin operations. Region servers live here too, as in a MiniHBaseCluster."""
 from __future__ import annotations
 
 
+from hsim.bytes import to_string
 from hsim.errors import (
     InvalidArgumentError,
     TableDisabledError,
@@ -122,7 +123,7 @@ class Master:
         family = validate_family_name(family)
         if family in st.descriptor.families:
             raise InvalidArgumentError(
-                f"Family '{family.decode()}' already exists so cannot be added"
+                f"Family '{to_string(family)}' already exists so cannot be added"
             )
         st.descriptor.families[family] = cf
         self._reopen(st)
@@ -134,7 +135,7 @@ class Master:
             from hsim.errors import NoSuchColumnFamilyError
 
             raise NoSuchColumnFamilyError(
-                f"Column family '{family.decode()}' does not exist in table {name}"
+                f"Column family '{to_string(family)}' does not exist in table {name}"
             )
         # HBase applies a schema change by reopening the regions, and closing a region flushes
         # its MemStore under the old schema; then reads see the change at once, stored data at
@@ -156,11 +157,11 @@ class Master:
             from hsim.errors import NoSuchColumnFamilyError
 
             raise NoSuchColumnFamilyError(
-                f"Family '{family.decode()}' does not exist, so it cannot be deleted"
+                f"Family '{to_string(family)}' does not exist, so it cannot be deleted"
             )
         if len(fams) == 1:
             raise InvalidArgumentError(
-                "Family '" + family.decode() + "' is the only column family in the table, so it"
+                "Family '" + to_string(family) + "' is the only column family in the table, so it"
                 " cannot be deleted"
             )
         del fams[family]
