@@ -9,7 +9,7 @@ in this repository. In-process, a conftest written beside the copy patches happy
 hsim.happybase.patch() before test_api imports it. Over serve, `hsim serve` listens on 9090 and
 HAPPYBASE_HOST is set while HAPPYBASE_PORT is left unset (test_api passes the variable on as a
 str, which thriftpy2 rejects). Exit status 0 when every mode passed. The opt-in test
-tests/happybase/test_upstream_suite.py (HSIM_HAPPYBASE_SUITE=1) runs this.
+tests/happybase/test_upstream_suite.py runs this in every run of the test suite.
 """
 
 from __future__ import annotations
