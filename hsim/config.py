@@ -30,6 +30,10 @@ _SCALED = (
 )
 
 
+# keyvalue_max_size <= 0 means no limit; an off-peak hour of -1 means no off-peak hours.
+_MAY_BE_NEGATIVE = frozenset({"keyvalue_max_size", "off_peak_start_hour", "off_peak_end_hour"})
+
+
 @dataclass(frozen=True)
 class Config:
     """The HBase settings hsim honours, by their hbase-site.xml names (in comments); `scaled()`
@@ -57,6 +61,21 @@ class Config:
     blocking_store_files: int = 16  # hbase.hstore.blockingStoreFiles
     major_compaction_period_ms: int = 7 * 24 * 3600 * 1000  # hbase.hregion.majorcompaction
     major_compaction_jitter: float = 0.5  # hbase.hregion.majorcompaction.jitter
+    # The store's compaction policy: "exploring" (ExploringCompactionPolicy, the default),
+    # "ratio" (RatioBasedCompactionPolicy), "date_tiered" (DateTieredStoreEngine) or "fifo"
+    # (FIFOCompactionPolicy); hsim.engine.compaction_policies.POLICIES
+    compaction_policy: str = "exploring"
+    off_peak_start_hour: int = -1  # hbase.offpeak.start.hour (-1: no off-peak hours)
+    off_peak_end_hour: int = -1  # hbase.offpeak.end.hour (exclusive)
+    # Date-tiered compaction (CompactionConfiguration, ExponentialCompactionWindowFactory):
+    # hbase.hstore.compaction.date.tiered.* as snake_case
+    date_tiered_max_storefile_age_ms: int = LONG_MAX  # ...max.storefile.age.millis
+    date_tiered_incoming_window_min: int = 6  # ...incoming.window.min
+    date_tiered_window_policy: str = "exploring"  # ...window.policy.class: "exploring"|"ratio"
+    date_tiered_single_output_for_minor_compaction: bool = True  # ...single.output.for.minor...
+    date_tiered_base_window_ms: int = 6 * 3600 * 1000  # ...base.window.millis
+    date_tiered_windows_per_tier: int = 4  # ...windows.per.tier
+    date_tiered_max_tier_age_ms: int | None = None  # ...max.tier.age.millis (None: max age)
     delete_expired_storefile: bool = True  # hbase.store.delete.expired.storefile
     time_to_purge_deletes_ms: int = 0  # hbase.hstore.time.to.purge.deletes
     # HFile format (HFileBlockIndex, BloomFilterFactory, ChecksumUtil)
@@ -83,6 +102,16 @@ class Config:
 
         if self.flush_policy not in ("large_stores", "all_stores"):
             raise InvalidArgumentError(f"unknown flush_policy {self.flush_policy!r}")
+        for name, allowed in (("compaction_policy", ("exploring", "ratio", "date_tiered", "fifo")),
+                              ("date_tiered_window_policy", ("exploring", "ratio"))):
+            if getattr(self, name) not in allowed:
+                raise InvalidArgumentError(f"unknown {name} {getattr(self, name)!r}; one of "
+                                           f"{', '.join(allowed)}")
+        for name in ("off_peak_start_hour", "off_peak_end_hour"):
+            hour = getattr(self, name)
+            if not isinstance(hour, int) or isinstance(hour, bool) or not -1 <= hour <= 23:
+                raise InvalidArgumentError(f"Config field {name} must be an hour 0-23 (or -1: "
+                                           f"none), not {hour!r}")
         for f in dataclasses.fields(self):
             v = getattr(self, f.name)
             if v is None and f.default is None:
@@ -94,7 +123,7 @@ class Config:
             if not ok:
                 raise InvalidArgumentError(
                     f"Config field {f.name} must be {want.__name__}, not {type(v).__name__}")
-            if want in (int, float) and v < 0 and f.name != "keyvalue_max_size":
+            if want in (int, float) and v < 0 and f.name not in _MAY_BE_NEGATIVE:
                 raise InvalidArgumentError(f"Config field {f.name} must not be negative: {v}")
 
     @property

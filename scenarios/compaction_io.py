@@ -1,5 +1,8 @@
 """Compaction I/O: write amplification, store files over time and files read per get, across
-compaction ratio / min / max settings, with periodic major compactions, and with none.
+compaction ratio / min / max settings, with periodic major compactions, with none, and with
+HBase 2's other compaction engines: date-tiered (time windows that widen with age; also with 10%
+of the puts arriving late, their timestamps up to half the run in the past) and FIFO (a family
+TTL of a quarter of the run; only expired files are compacted, which writes no cell).
 
 Seed claims: 004 "Modeling for the questions" (ideally one HFile per store after compaction) and
 "Target data access" (a Get with a time range skips older HFiles), 000 "Schema Updates"
@@ -42,6 +45,12 @@ scenario.variant("max_4", "compaction.max 4: small compactions",
                  config={"compaction_max_files": 4})
 scenario.variant("periodic_major", "defaults plus a periodic major compaction every 1/12 of "
                  "the run", periodic_major=True)
+scenario.variant("date_tiered", "DateTieredCompactionPolicy: windows of 1/24 of the run, 4 per "
+                 "tier", date_tiered=True)
+scenario.variant("date_tiered_late", "date-tiered, with 10% of the puts late (timestamps up to "
+                 "half the run old)", date_tiered=True, late_fraction=0.1)
+scenario.variant("fifo", "FIFOCompactionPolicy, family TTL a quarter of the run (old rows "
+                 "expire)", fifo=True)
 scenario.variant("alter_block_size", "the schema update: every row of the key space written "
                  "once with BLOCKSIZE 64 KiB and compacted, then ALTER BLOCKSIZE => 8K and a "
                  "major compaction (its index is the 8 KiB one)", schema_update=True)
@@ -56,9 +65,19 @@ def run(ctx, variant):
         period = max(1, ctx.ops * ctx.ms_per_op // 12)
         ctx.config = ctx.config.replace(major_compaction_period_ms=period)
         ctx.run_compaction_chore_every(max(1, period // 10))
-    table = create_table(ctx, "t", {"d": {"BLOOMFILTER": "NONE"}}, split_enabled=False)
+    run_ms = ctx.ops * ctx.ms_per_op
+    family = {"BLOOMFILTER": "NONE"}
+    if variant.params.get("date_tiered"):
+        ctx.config = ctx.config.replace(compaction_policy="date_tiered",
+                                        date_tiered_base_window_ms=max(1, run_ms // 24))
+    if variant.params.get("fifo"):
+        ctx.config = ctx.config.replace(compaction_policy="fifo", blocking_store_files=1000)
+        family["TTL"] = max(1, run_ms // 4 // 1000)  # seconds
+    late = variant.params.get("late_fraction", 0.0)
+    table = create_table(ctx, "t", {"d": family}, split_enabled=False)
     cluster = ctx.cluster
     rng = ctx.shared_rng()
+    late_rng = ctx.rng
     keys = [_row(i) for i in range(p["keyspace"])]
     value = b"v" * p["value_bytes"]
     recent_ms = max(1, ctx.ops * ctx.ms_per_op // 10)
@@ -75,6 +94,9 @@ def run(ctx, variant):
             table.get(keys[rng.randrange(len(keys))], time_range=(now - recent_ms, now + 1))
             tr_blocks += blocks_touched(cluster) - before
             tr_gets += 1
+        elif late and late_rng.random() < late:  # a late arrival: its event time is past
+            ts = max(0, ctx.clock.now() - late_rng.randrange(1, run_ms // 2 + 2))
+            table.put(keys[rng.randrange(len(keys))], {b"d:v": value}, timestamp=ts)
         else:
             table.put(keys[rng.randrange(len(keys))], {b"d:v": value})
         ctx.tick()

@@ -86,6 +86,9 @@ class CompactionSelection:
     tried_major: bool = False
     is_off_peak: bool = False
     after_split: bool = False  # a reference was among the candidates
+    # DateTieredCompactionRequest: where the compactor cuts its output, ascending (the first is
+    # Long.MIN_VALUE); None: one output file, as every other policy writes
+    boundaries: tuple | None = None
 
     @property
     def size(self) -> int:
@@ -147,12 +150,8 @@ class RatioBasedCompactionPolicy:
         # After a split the daughters hold references, which only a compaction of every file
         # removes: take them all, as a major compaction would.
         after_split = any(f.is_reference for f in candidates)
-        if not (tried_major or after_split):
-            # (HBase first drops bulk-loaded files flagged out of minor compactions; hsim has
-            # no bulk loads.)
-            candidates = self.apply_compaction_policy(candidates, off_peak, may_be_stuck)
-            if len(candidates) < self.min_files:
-                candidates = []
+        candidates, boundaries = self.create_compaction_request(
+            candidates, tried_major or after_split, off_peak, may_be_stuck, now)
         if len(candidates) > self.max_files and not (tried_major and user_requested):
             candidates = candidates[:self.max_files]
 
@@ -164,10 +163,25 @@ class RatioBasedCompactionPolicy:
             tried_major=tried_major,
             is_off_peak=selected and not all_files and off_peak,
             after_split=after_split,
+            boundaries=boundaries,
         )
 
-    def needs_compaction(self, files, files_compacting=()) -> bool:
-        """RatioBasedCompactionPolicy.needsCompaction: enough files not already compacting."""
+    def create_compaction_request(self, candidates: list, trying_major: bool, off_peak: bool,
+                                  may_be_stuck: bool, now: int | None) -> tuple[list, None]:
+        """RatioBasedCompactionPolicy.createCompactionRequest: a major compaction takes every
+        candidate; a minor one the policy's choice, if it has at least min_files. One output."""
+        if not trying_major:
+            # (HBase first drops bulk-loaded files flagged out of minor compactions; hsim has
+            # no bulk loads.)
+            candidates = self.apply_compaction_policy(candidates, off_peak, may_be_stuck)
+            if len(candidates) < self.min_files:
+                candidates = []
+        return candidates, None
+
+    def needs_compaction(self, files, files_compacting=(), now: int | None = None,
+                         ttl_ms: int | None = None, min_versions: int = 0) -> bool:
+        """RatioBasedCompactionPolicy.needsCompaction: enough files not already compacting.
+        (`now`, `ttl_ms`, `min_versions`: what the date-tiered and FIFO policies also read.)"""
         return len(files) - len(files_compacting) >= self.min_files
 
     def select_expired_files(self, files, now: int, ttl_ms: int | None, min_versions: int = 0,
@@ -198,6 +212,17 @@ class RatioBasedCompactionPolicy:
         jitter = java_round(period * self.major_jitter)
         return period + jitter - java_round(2 * jitter * java_random_next_double(seed))
 
+    def past_major_period(self, files: list, now: int | None) -> bool:
+        """The oldest file (by its create time: HBase's modification time) is older than the
+        next major-compaction time (StoreUtils.getLowestTimestamp against now - mcTime)."""
+        if now is None or not files:
+            return False
+        interval = self.next_major_compaction_ms(files)
+        if interval == 0:
+            return False
+        lowest = min(getattr(f, "create_time", 0) for f in files)
+        return 0 < lowest < now - interval
+
     def should_perform_major_compaction(self, files, now: int | None, ttl_ms: int | None = None,
                                         min_versions: int = 0) -> bool:
         """RatioBasedCompactionPolicy.shouldPerformMajorCompaction: the oldest file (by its
@@ -205,13 +230,7 @@ class RatioBasedCompactionPolicy:
         already a major compaction's output is left alone unless its data is past the TTL (HDFS
         block locality, which could also force it, is taken as perfect)."""
         files = list(files)
-        if now is None or not files:
-            return False
-        interval = self.next_major_compaction_ms(files)
-        if interval == 0:
-            return False
-        lowest = min(getattr(f, "create_time", 0) for f in files)
-        if not (0 < lowest < now - interval):
+        if not self.past_major_period(files, now):
             return False
         if len(files) > 1:
             return True

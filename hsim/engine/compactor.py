@@ -1,8 +1,10 @@
 """Compactor: merge the selected store files through the compaction matcher into one new
-HFile (HBase's DefaultCompactor)."""
+HFile (HBase's DefaultCompactor), or, given a date-tiered request's boundaries, into one file
+per time window (DateTieredCompactor with its DateTieredMultiFileWriter)."""
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 from itertools import chain, islice
 from operator import eq, itemgetter
@@ -25,6 +27,13 @@ class CompactionResult:
     dropped: dict = field(default_factory=dict)
     cells: list | None = None  # the cells written (see StoreFile.cells)
     cell_offsets: dict | None = None  # the writer's per-block cell offsets (block_seek)
+    windows: list | None = None  # date-tiered: a CompactionResult per window that got cells
+
+    def outputs(self) -> list:
+        """The files written, oldest window first: none, this one, or one per window."""
+        if self.windows is not None:
+            return self.windows
+        return [self] if self.data is not None else []
 
 
 class Compactor:
@@ -32,11 +41,15 @@ class Compactor:
         self.family = family
         self.config = config
 
-    def compact(self, files: list, now: int, drop_deletes: bool) -> CompactionResult:
+    def compact(self, files: list, now: int, drop_deletes: bool,
+                boundaries: tuple | None = None) -> CompactionResult:
+        """`boundaries`: a date-tiered request's window starts, ascending (the first is
+        Long.MIN_VALUE); each cell goes to the file of the window holding its timestamp."""
         with gc_paused():
-            return self._compact(files, now, drop_deletes)
+            return self._compact(files, now, drop_deletes, boundaries)
 
-    def _compact(self, files: list, now: int, drop_deletes: bool) -> CompactionResult:
+    def _compact(self, files: list, now: int, drop_deletes: bool,
+                 boundaries: tuple | None = None) -> CompactionResult:
         # EARLIEST_PUT_TS of the inputs: KEEP_DELETED_CELLS markers older than every put go
         earliest = min((sf.earliest_put_ts for sf in files), default=_NEG_INF)
         matcher = CompactionMatcher(
@@ -60,9 +73,20 @@ class Compactor:
         cells, one_cell_rows = _merged(sources)
         read = len(cells)
         out = matcher.match_all(cells, one_cell_rows)
+        kv_bytes += ref_bytes[0]
+        if boundaries is not None and len(boundaries) > 1:
+            windows = []
+            for part in _by_window(out, boundaries):
+                w = HFileWriter(self.family, self.config, include_tags=include_tags)
+                w.append_all(part)
+                data = w.finish(max_seq_id=max_seq, major_compaction=drop_deletes,
+                                create_time=now)
+                windows.append(CompactionResult(data, 0, len(part), 0, {}, part,
+                                                w.cell_offsets))
+            return CompactionResult(None, read, len(out), kv_bytes, matcher.dropped,
+                                    windows=windows)
         writer.append_all(out)
         written = len(out)
-        kv_bytes += ref_bytes[0]
         data = None
         if written:
             data = writer.finish(max_seq_id=max_seq, major_compaction=drop_deletes,
@@ -93,3 +117,12 @@ def _count_kv_bytes(cells, acc: list):
     for c in cells:
         acc[0] += size(c)
         yield c
+
+
+def _by_window(cells: list, boundaries: tuple) -> list[list]:
+    """The cells (in cell order) of each window that holds any, oldest window first. A cell
+    tuple holds its timestamp negated (hsim.cell's order: newest first)."""
+    parts: dict[int, list] = {}
+    for c in cells:
+        parts.setdefault(bisect.bisect_right(boundaries, -c[3]) - 1, []).append(c)
+    return [parts[i] for i in sorted(parts)]

@@ -13,7 +13,8 @@ from collections import Counter
 import hashlib
 
 from hsim.engine import scanner
-from hsim.engine.compaction_policy import ExploringCompactionPolicy
+from hsim.engine.compaction_policies import policy_for
+from hsim.engine.off_peak_hours import OffPeakHours
 from hsim.engine.compactor import Compactor
 from hsim.engine.gc_pause import gc_paused
 from hsim.engine.hfile import HFileReader, HFileWriter
@@ -61,7 +62,8 @@ class Store:
         self.memstore = MemStore()
         self.files: list[StoreFile] = []  # ordered by max sequence id, oldest first
         self.counters = StoreCounters()
-        self.policy = ExploringCompactionPolicy(config)
+        self.policy = policy_for(config)  # Config.compaction_policy
+        self.off_peak = OffPeakHours.from_config(config)
         self._file_counter = 0
         # A list while an `explain` watches this store: reads append what they did (see _traced)
         self.trace: list | None = None
@@ -222,8 +224,9 @@ class Store:
         return sf if written else None
 
     # --- compaction -----------------------------------------------------------------------------
-    def needs_compaction(self) -> bool:
-        return self.policy.needs_compaction(self.files)
+    def needs_compaction(self, now: int | None = None) -> bool:
+        return self.policy.needs_compaction(self.files, now=now, ttl_ms=self.family.ttl_ms,
+                                            min_versions=self.family.min_versions)
 
     def compact(self, now: int, major: bool = False, user_requested: bool = False):
         """Select and run one compaction (HStore.requestCompaction + compact). Returns the
@@ -232,26 +235,29 @@ class Store:
         if not self.files:
             return None
         sel = self.policy.select(
-            self.files, force_major=major, user_requested=user_requested, now=now,
-            ttl_ms=self.family.ttl_ms, min_versions=self.family.min_versions,
+            self.files, force_major=major, off_peak=self.off_peak.is_off_peak_at(now),
+            user_requested=user_requested, now=now, ttl_ms=self.family.ttl_ms,
+            min_versions=self.family.min_versions,
         )
         if not sel.files:
             return None
-        self.run_compaction(sel.files, now, is_major=sel.is_major)
+        self.run_compaction(sel.files, now, is_major=sel.is_major, boundaries=sel.boundaries)
         return sel
 
-    def run_compaction(self, selected: list, now: int, is_major: bool = False) -> StoreFile | None:
+    def run_compaction(self, selected: list, now: int, is_major: bool = False,
+                       boundaries: tuple | None = None) -> StoreFile | None:
         """Rewrite `selected` into one file. A compaction of every file drops deletes
         (Compactor: request.isAllFiles() -> COMPACT_DROP_DELETES). The collector stays paused
         until the compaction's cells not kept (StoreFile.cells) are freed: resumed earlier, it
         would first walk all of them."""
         with gc_paused():
-            return self._run_compaction(selected, now, is_major)
+            return self._run_compaction(selected, now, is_major, boundaries)
 
-    def _run_compaction(self, selected: list, now: int, is_major: bool) -> StoreFile | None:
+    def _run_compaction(self, selected: list, now: int, is_major: bool,
+                        boundaries: tuple | None) -> StoreFile | None:
         all_files = len(selected) == len(self.files)
         result = Compactor(self.family, self.config).compact(
-            selected, now, drop_deletes=all_files
+            selected, now, drop_deletes=all_files, boundaries=boundaries
         )
         c = self.counters
         if all_files or is_major:
@@ -267,8 +273,8 @@ class Store:
         for sf in selected:
             self._evict(sf)
         new = None
-        if result.data is not None:
-            new = self._open(result.data, result.cells, result.cell_offsets)
+        for part in result.outputs():  # one file, or one per date-tiered window
+            new = self._open(part.data, part.cells, part.cell_offsets)
             c.compaction_bytes_written += new.size
             self._add_file(new)
         return new

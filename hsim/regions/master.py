@@ -57,6 +57,8 @@ class Master:
     def create_table(self, desc: TableDescriptor, split_keys: list | None = None) -> None:
         if desc.name in self.tables or meta.is_meta(desc.name):
             raise TableExistsError(desc.name)
+        for family, cf in desc.families.items():
+            self._check_compaction_policy(family, cf)
         keys = _check_split_keys(split_keys or [])
         now = self.clock.now()
         bounds = [b""] + keys + [b""]
@@ -65,6 +67,15 @@ class Master:
         for r in regions:
             self._assign(r)
         self.tables[desc.name] = TableState(desc, True, RegionLocator(regions), keys, now)
+
+    def _check_compaction_policy(self, family: bytes, cf: ColumnFamily) -> None:
+        """TableDescriptorChecker.checkCompactionPolicy: a FIFO store needs a TTL, MIN_VERSIONS
+        0 and at least 1,000 blocking store files."""
+        if self.config.compaction_policy == "fifo":
+            from hsim.engine.fifo_compaction_policy import check_family
+
+            check_family(family.decode("utf-8", "replace"), cf.ttl_ms, cf.min_versions,
+                         self.config.blocking_store_files)
 
     def _assign(self, region):
         """Round-robin assignment (as the balancer's roundRobinAssignment at create)."""
@@ -121,6 +132,7 @@ class Master:
         meta.refuse(name)
         st = self.table_state(name)
         family = validate_family_name(family)
+        self._check_compaction_policy(family, cf)
         if family in st.descriptor.families:
             raise InvalidArgumentError(
                 f"Family '{to_string(family)}' already exists so cannot be added"
@@ -137,6 +149,7 @@ class Master:
             raise NoSuchColumnFamilyError(
                 f"Column family '{to_string(family)}' does not exist in table {name}"
             )
+        self._check_compaction_policy(family, cf)
         # HBase applies a schema change by reopening the regions, and closing a region flushes
         # its MemStore under the old schema; then reads see the change at once, stored data at
         # the next major compaction.

@@ -336,7 +336,7 @@ class Region:
         """One compaction request; re-requested while the store is at the blocking file count
         (CompactSplit re-queues a store whose compact priority is <= 0). Returns compactions."""
         ran = 0
-        if not (major or user_requested) and not store.needs_compaction() and \
+        if not (major or user_requested) and not store.needs_compaction(now) and \
                 not store.has_references():
             return 0
         sel = store.compact(now, major=major, user_requested=user_requested)
