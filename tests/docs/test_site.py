@@ -14,7 +14,7 @@ def test_site_builds_strictly(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}  # this tree's hsim, as README's command
     done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q",
                            "-f", str(ROOT / "mkdocs.yml"), "-d", str(tmp_path / "site")],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+                          cwd=ROOT, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     site = tmp_path / "site"
     cluster = (site / "reference" / "hsim" / "index.html").read_text()

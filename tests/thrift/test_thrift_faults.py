@@ -18,7 +18,7 @@ def test_serve_fails_the_first_calls(hsim_serve):
         assert conn.tables() == []
         conn.close()
         proc.send_signal(signal.SIGTERM)
-        proc.communicate(timeout=10)
+        proc.communicate()
     with hsim_serve("--fail-next", "2") as (proc, port):
         conn = happybase.Connection("127.0.0.1", port)
         for _ in range(2):
@@ -28,4 +28,4 @@ def test_serve_fails_the_first_calls(hsim_serve):
         assert conn.tables() == [b"t"]
         conn.close()
         proc.send_signal(signal.SIGTERM)
-        proc.communicate(timeout=10)
+        proc.communicate()
