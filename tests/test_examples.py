@@ -6,6 +6,9 @@ import pathlib
 import re
 import subprocess
 import sys
+import pytest
+
+pytestmark = pytest.mark.slow  # the examples' own suite in a subprocess
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 

@@ -5,6 +5,9 @@ report.json and report.md apart from their wall-clock lines."""
 import os
 import subprocess
 import sys
+import pytest
+
+pytestmark = pytest.mark.slow  # whole scenario runs and their reports
 
 
 def _run(tmp_path, name, hash_seed, *args):

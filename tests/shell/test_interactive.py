@@ -6,6 +6,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.slow  # a shell on a pseudo-terminal
+
 pexpect = pytest.importorskip("pexpect")
 
 UP, LEFT, RIGHT, HOME, BACKSPACE = "\x1b[A", "\x1b[D", "\x1b[C", "\x01", "\x7f"

@@ -14,6 +14,8 @@ from hsim.scenario.errors import ScenarioError
 from hsim.scenario.target import _families, parse_target, route, run_on_target
 from hsim.schema import ColumnFamily
 
+pytestmark = pytest.mark.slow  # `hsim serve` processes over sockets
+
 
 def _free_port() -> int:
     with socket.socket() as s:

@@ -4,6 +4,9 @@ directory, returns every write it acknowledged over happybase."""
 import signal
 
 import happybase
+import pytest
+
+pytestmark = pytest.mark.slow  # `hsim serve` processes over sockets
 
 
 def test_sigkill_and_restart_keeps_every_acknowledged_write(hsim_serve, tmp_path):

@@ -8,6 +8,8 @@ from thriftpy2.transport import TTransportException
 
 from hsim.thrift.idl import ttypes
 
+pytestmark = pytest.mark.slow  # `hsim serve` processes over sockets
+
 
 def test_serve_fails_the_first_calls(hsim_serve):
     with hsim_serve("--fail-next", "1", "--fail-kind", "disconnect") as (proc, port):

@@ -8,6 +8,8 @@ import threading
 import happybase
 import pytest
 
+pytestmark = pytest.mark.slow  # `hsim serve` processes over sockets
+
 
 def _stop(proc, sig):
     proc.send_signal(sig)

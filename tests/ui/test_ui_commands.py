@@ -16,6 +16,8 @@ from hsim.thrift.serve import _parser as serve_parser
 from hsim.ui.cli import MASTER_INFO_PORT
 from hsim.scenario.watch import watch_runs
 
+pytestmark = pytest.mark.slow  # servers over sockets
+
 
 def _get(url):
     with urllib.request.urlopen(url) as r:
