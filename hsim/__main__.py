@@ -5,4 +5,5 @@ import sys
 
 from hsim.cli import main
 
-sys.exit(main())
+if __name__ == "__main__":  # not when a --jobs worker process imports it
+    sys.exit(main())

@@ -96,6 +96,7 @@ class Config:
     wal_roll_period_ms: int = 3600 * 1000  # hbase.regionserver.logroll.period
     wal_max_logs: int = 32  # hbase.regionserver.maxlogs
     wal_async_flush_interval_ms: int = 1000  # hbase.regionserver.optionallogflushinterval
+    wal_archive_ttl_ms: int = 600_000  # hbase.master.logcleaner.ttl (TimeToLiveLogCleaner)
 
     def __post_init__(self):
         from hsim.errors import InvalidArgumentError

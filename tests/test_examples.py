@@ -6,6 +6,9 @@ import pathlib
 import re
 import subprocess
 import sys
+import pytest
+
+pytestmark = pytest.mark.slow  # the examples' own suite in a subprocess
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
@@ -20,6 +23,6 @@ def _plugin_args() -> list:
 def test_examples_suite_passes():
     r = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rN",
                         *_plugin_args(), str(ROOT / "examples")],
-                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+                       cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
     assert re.search(r"\b[1-9]\d* passed", r.stdout), r.stdout

@@ -352,8 +352,13 @@ class Store:
         reader = HFileReader(data, name, self.family, self.config, self.block_cache,
                               cell_offsets)
         sf = StoreFile(reader)
-        if cells is not None and len(data) <= 4 * self.config.memstore_flush_size:
-            sf.cells = cells  # small files are the next to be compacted: keep what we wrote
+        if (cells is not None and len(data) <= 4 * self.config.memstore_flush_size
+                and len(self.files) + 2 >= self.config.compaction_min_files):
+            # A small file joining others is next in line for a compaction: keep the cells it
+            # was written from so that compaction need not decode them. A file with too few
+            # others to compact keeps none: it may wait long, its cells a second copy of its
+            # bytes (BENCHMARKS.md, "Memory per cell").
+            sf.cells = cells
         return sf
 
     def _add_file(self, sf: StoreFile) -> None:

@@ -38,6 +38,9 @@ class Master:
         self.splits = 0
         self.namespaces = {"default", "hbase"}  # the namespace table (user tables: default)
         self.moves = 0
+        from hsim.regions.log_cleaner import LogCleaner
+
+        self.log_cleaner = LogCleaner(config.wal_archive_ttl_ms)  # oldWALs
 
     # --- tables ----------------------------------------------------------------------------------
     def table_state(self, name: str) -> TableState:
@@ -203,7 +206,10 @@ class Master:
                 "cannot abort the last live region server: its regions would have nowhere to go")
         dead = self.servers.pop(index)
         self.dead_servers.append(dead.name)
-        return recover(dead, self._assign, self.clock.now())
+        now = self.clock.now()
+        report = recover(dead, self._assign, now)
+        self.log_cleaner.collect(dead.wal, now)  # its split WALs are archived
+        return report
 
     def start_server(self):
         """A new region server (a fresh start code); it gets regions from the balancer."""

@@ -129,6 +129,7 @@ class RegionServer:
                     wal.forced_flushes += 1
                     r.flush(now, force_all=True)
             wal.clean_old_logs(self._lowest_unflushed)
+        self.master.log_cleaner.collect(wal, now)
 
     def request_split(self, region, split_row: bytes, now: int) -> None:
         if len(self.regions) >= self.config.region_split_limit:

@@ -43,6 +43,10 @@ def _parser() -> _Parser:
                    help="re-judge each claim with each cost unit x0.5 and x2 (costs), and "
                         "also under two more seeds and the key parameters at the small size "
                         "(full, the default)")
+    p.add_argument("--jobs", type=int, default=None,
+                   help="processes for the variants and sensitivity re-runs (default: the "
+                        "machine's cores; the report is the same at any count; --ui and "
+                        "--target run in this process)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--target", metavar="thrift://HOST:PORT",
                    help="also replay each variant's calls on this Thrift-1 server (a real "
@@ -91,7 +95,8 @@ def main_run(argv: list[str]) -> int:
         return 130
     except (ScenarioError, HsimError) as e:
         if debug:
-            traceback.print_exception(e.error if isinstance(e, ScenarioFailed) else e)
+            local = isinstance(e, ScenarioFailed) and e.error.__traceback__ is not None
+            traceback.print_exception(e.error if local else e)  # else: a worker's, as its cause
         hint = " (--debug shows the traceback)" if isinstance(e, ScenarioFailed) else ""
         print(f"hsim run: {e}{hint}", file=sys.stderr)
         return 2 if isinstance(e, UsageError) else 1
@@ -116,6 +121,7 @@ def _run(argv: list[str]) -> int:
     from rich.console import Console
 
     from hsim.scenario.loader import load_scenario
+    from hsim.scenario.parallel import check_jobs, default_jobs
 
     scenario = load_scenario(args.scenario)
     out = Path(args.out) if args.out else Path("hsim-report") / scenario.name
@@ -123,7 +129,9 @@ def _run(argv: list[str]) -> int:
     show_progress = not args.no_progress and err.is_terminal
     kwargs = dict(ops=args.ops, seed=args.seed, scale=_scale(args.scale), servers=args.servers,
                   params=_params(args.param), variants=args.variants, out=out,
-                  plots=not args.no_plots, sensitivity=args.sensitivity)
+                  plots=not args.no_plots, sensitivity=args.sensitivity,
+                  jobs=1 if args.ui is not None or args.target else
+                  check_jobs(default_jobs() if args.jobs is None else args.jobs))
     if args.ui is not None:
         from hsim.scenario.watch import watch_runs
 

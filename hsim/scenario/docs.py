@@ -91,6 +91,9 @@ def _parser() -> argparse.ArgumentParser:
     mode.add_argument("--write", action="store_true", help="rewrite the blocks")
     p.add_argument("--ops", default="default", help="the size to run each scenario at")
     p.add_argument("--sensitivity", choices=("full", "costs", "off"), default="full")
+    p.add_argument("--jobs", type=int, default=None,
+                   help="processes for each scenario's variants and re-runs (default: the "
+                        "machine's cores)")
     p.add_argument("--coverage", action="store_true",
                    help="docs/seed-coverage.md only: where each seed claim is shown (no runs)")
     p.add_argument("files", nargs="*", help=f"Markdown files (default: {', '.join(FILES)})")
@@ -102,6 +105,20 @@ def main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     if args.coverage:
         return coverage_main(args.write)
+    from hsim.scenario.parallel import Workers, check_jobs, default_jobs
+
+    try:
+        jobs = check_jobs(default_jobs() if args.jobs is None else args.jobs)
+    except ScenarioError as e:
+        print(f"hsim docs: {e}", file=sys.stderr)
+        return 2
+    if jobs == 1:
+        return _regenerate_files(args, None)
+    with Workers(jobs) as workers:  # one pool for every scenario
+        return _regenerate_files(args, workers)
+
+
+def _regenerate_files(args, workers) -> int:
     from hsim.scenario.runner import run_scenario
 
     reports = {}
@@ -110,7 +127,7 @@ def main(argv: list[str]) -> int:
         if name not in reports:
             print(f"hsim docs: running {name}", file=sys.stderr)
             reports[name] = run_scenario(name, ops=args.ops, plots=False,
-                                         sensitivity=args.sensitivity)
+                                         sensitivity=args.sensitivity, workers=workers)
         return reports[name]
 
     stale = []

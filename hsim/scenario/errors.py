@@ -14,6 +14,16 @@ class ScenarioFailed(ScenarioError):
         super().__init__(f"scenario {scenario!r} failed in {where}: "
                          f"{type(error).__name__}{': ' + text if text else ''}")
 
+    def __reduce__(self):  # from a --jobs worker process: the message and the original
+        return _failed, (self.args[0], self.error)
+
+
+def _failed(message: str, error: BaseException) -> ScenarioFailed:
+    e = ScenarioFailed.__new__(ScenarioFailed)
+    Exception.__init__(e, message)
+    e.error = error
+    return e
+
 
 class UsageError(ScenarioError):
     """A bad command line: an unknown option, scenario or variant, or an option's bad value.

@@ -16,7 +16,8 @@ from hsim.scenario.errors import ScenarioError, ScenarioFailed, UsageError
 from hsim.scenario.loader import load_scenario
 from hsim.scenario.model import Scenario
 from hsim.scenario.results import ClaimResult, Report, VariantResult, jsonable
-from hsim.scenario.sensitivity import cost_sweep, rerun_sweep, summary
+from hsim.scenario.parallel import VariantJob, Workers, check_jobs, run_jobs
+from hsim.scenario.sensitivity import cost_sweep, rerun_points, rerun_sweep, summary
 from hsim.scenario.summary import cluster_summary
 from hsim.workloads.costmodel import CostModel
 
@@ -96,7 +97,8 @@ def run_scenario(target: str | Scenario, *, ops: int | str | None = None, seed: 
                  variants: Iterable[str] | str | None = None, out: str | Path | None = None,
                  progress: Callable[[str, float], None] | None = None, plots: bool = True,
                  cost_model: CostModel | None = None, record: dict | None = None,
-                 sensitivity: str = "costs") -> Report:
+                 sensitivity: str = "costs", jobs: int = 1,
+                 workers: Workers | None = None) -> Report:
     """Run `target` (a scenario name, a path to a scenario file, or a Scenario) and return its
     Report; write report.json, report.md and the plots into `out` when given. `progress` is
     a callable (description, fraction) or None. `record`: a dict that receives, per variant,
@@ -104,49 +106,74 @@ def run_scenario(target: str | Scenario, *, ops: int | str | None = None, seed: 
     `sensitivity`: "costs" re-judges each claim with each cost unit x0.5 and x2 (re-priced
     counts, no re-run); "full" also re-runs at the "sweep" size (else "small", or the run's
     own if smaller) under two more seeds and the
-    scenario's key parameter values; "off" skips both."""
+    scenario's key parameter values; "off" skips both. `jobs` > 1 runs the variants and the
+    re-runs in that many processes (hsim.scenario.parallel), or on `workers` when given; the
+    report is the same. A Scenario not loaded from a file, or a run that records, runs here."""
     if sensitivity not in SENSITIVITY:
         raise UsageError(f"--sensitivity {sensitivity!r}: one of {', '.join(SENSITIVITY)}")
+    jobs = check_jobs(jobs)
     scenario = target if isinstance(target, Scenario) else load_scenario(target)
     scenario.validate()
-    n_ops, size = resolve_ops(scenario, ops)
-    seed = scenario.seed if seed is None else int(seed)
+    resolve_ops(scenario, ops)  # the options checked in the order they always were
     scale = scenario.scale if scale is None else _positive("scale", scale, float)
     servers = scenario.servers if servers is None else _positive("servers", servers, int)
     if servers > 64:
         raise UsageError(f"--servers must be at most 64: {servers}")
-    given = params = resolve_params(scenario, params)
-    if scenario.derive is not None:
-        params = {**given, **scenario.derive(dict(given), n_ops)}
-    chosen = _choose_variants(scenario, variants)
-    options = {"ops": n_ops, "size": size, "seed": seed, "scale": scale, "servers": servers,
-               "params": jsonable(params), "variants": [v.name for v in chosen]}
+    given = resolve_params(scenario, params)
+    seed = scenario.seed if seed is None else int(seed)
+    chosen = [v.name for v in _choose_variants(scenario, variants)]
+    options, todo = _plan(scenario, ops, seed, scale, servers, given, chosen)
+    points, reruns = [], []
+    if sensitivity == "full":
+        size = scenario.sizes.get("sweep", scenario.sizes["small"])
+        points = rerun_points(scenario, seed, given)
+        for vary, value, kw in points:
+            reruns.append(_plan(scenario, min(options["ops"], size), kw.get("seed", seed), scale,
+                                servers, kw.get("params", given), chosen, f"{vary} {value}"))
 
     started = time.perf_counter()
-    results = []
-    for i, variant in enumerate(chosen):
-        results.append(_run_variant(scenario, variant, i, len(chosen), n_ops, seed, scale,
-                                    servers, params, progress, cost_model, record))
+    every = todo + [job for _o, more in reruns for job in more]
+    remote = (jobs > 1 or workers is not None) and record is None and scenario.path
+    if remote and workers is None:
+        with Workers(min(jobs, len(every))) as own:
+            results = run_jobs(scenario, every, cost_model, progress, own)
+    else:
+        results = run_jobs(scenario, every, cost_model, progress, workers if remote else None,
+                           record)
     report = Report(scenario.name, scenario.description, scenario.ops_meaning, options,
-                    results, [])
+                    results[:len(todo)], [])
     model = cost_model or CostModel()
     sweeps = [[] for _ in scenario.claims]
     if sensitivity != "off":
         sweeps = cost_sweep(scenario, report, model)
-    if sensitivity == "full":
-        def rerun(seed=seed, params=given):
-            size = scenario.sizes.get("sweep", scenario.sizes["small"])
-            return run_scenario(scenario, ops=min(n_ops, size), seed=seed, scale=scale,
-                                servers=servers,
-                                params=params, variants=options["variants"], plots=False,
-                                cost_model=cost_model, sensitivity="off")
-        for mine, more in zip(sweeps, rerun_sweep(scenario, report, rerun, given)):
+    if reruns:
+        others, at = [], len(todo)
+        for o, more in reruns:
+            other = Report(scenario.name, scenario.description, scenario.ops_meaning, o,
+                           results[at:at + len(more)], [])
+            other.claims = _check_claims(scenario, other, [[] for _ in scenario.claims])
+            others.append(other)
+            at += len(more)
+        for mine, more in zip(sweeps, rerun_sweep(scenario, points, others)):
             mine.extend(more)
     report.claims = _check_claims(scenario, report, sweeps)
     report.elapsed_s = time.perf_counter() - started
     if out is not None:
         write_report(report, scenario, Path(out), plots=plots)
     return report
+
+
+def _plan(scenario: Scenario, ops, seed: int, scale: float, servers: int, given: dict,
+          chosen: list[str], label: str = "") -> tuple[dict, list[VariantJob]]:
+    """A run's options (as its report shows them) and one job per chosen variant. `given`:
+    the parameters as given; the scenario may derive more from the size."""
+    n_ops, size = resolve_ops(scenario, ops)
+    params = given
+    if scenario.derive is not None:
+        params = {**given, **scenario.derive(dict(given), n_ops)}
+    options = {"ops": n_ops, "size": size, "seed": seed, "scale": scale, "servers": servers,
+               "params": jsonable(params), "variants": list(chosen)}
+    return options, [VariantJob(v, n_ops, seed, scale, servers, params, label) for v in chosen]
 
 
 def _choose_variants(scenario: Scenario, names) -> list:
@@ -162,15 +189,17 @@ def _choose_variants(scenario: Scenario, names) -> list:
     return [by_name[n] for n in names]
 
 
-def _run_variant(scenario, variant, index, count, ops, seed, scale, servers, params,
-                 progress, cost_model, record=None) -> VariantResult:
+def _run_variant(scenario, variant, job: VariantJob, on_progress, cost_model,
+                 record=None) -> VariantResult:
+    """One variant on a fresh cluster; `on_progress(fraction)` as it goes."""
     def report_progress(fraction):
-        if progress is not None:
-            progress(variant.name, (index + fraction) / count)
+        if on_progress is not None:
+            on_progress(fraction)
 
     try:
-        ctx = Run(scenario, variant, ops=ops, seed=seed, scale=scale, servers=servers,
-                  params=params, on_progress=report_progress, cost_model=cost_model)
+        ctx = Run(scenario, variant, ops=job.ops, seed=job.seed, scale=job.scale,
+                  servers=job.servers, params=job.params, on_progress=report_progress,
+                  cost_model=cost_model)
     except HsimError as e:  # a Config override the engine refuses
         raise ScenarioError(f"variant {variant.name!r}: {e}") from None
     if record is not None:

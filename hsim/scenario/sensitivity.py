@@ -50,18 +50,21 @@ def cost_sweep(scenario, report, model: CostModel) -> list[list[dict]]:
     return out
 
 
-def rerun_sweep(scenario, report, run, params: dict) -> list[list[dict]]:
-    """Per claim: {vary, value, verdict} for other seeds and each key parameter value, from
-    `run(seed=..., params=...)` returning a Report at a smaller size; `params`: the run's
-    own, as given (before the scenario derives any from the size)."""
-    o = report.options
-    points = [("seed", o["seed"] + k, {"seed": o["seed"] + k}) for k in range(1, EXTRA_SEEDS + 1)]
+def rerun_points(scenario, seed: int, params: dict) -> list[tuple]:
+    """(vary, value, run arguments) of each re-run: two more seeds, then each key parameter
+    value; `params`: the run's own, as given (before the scenario derives any from the size)."""
+    points = [("seed", seed + k, {"seed": seed + k}) for k in range(1, EXTRA_SEEDS + 1)]
     for key, values in scenario.sweep.items():
         for value in values:
             points.append((key, value, {"params": {**params, key: value}}))
+    return points
+
+
+def rerun_sweep(scenario, points: list[tuple], reports: list) -> list[list[dict]]:
+    """Per claim: {vary, value, verdict} at each of `points` (rerun_points), from the Reports
+    of their re-runs at a smaller size, in the same order."""
     out = [[] for _ in scenario.claims]
-    for vary, value, kw in points:
-        other = run(**kw)
+    for (vary, value, _kw), other in zip(points, reports):
         ran = {v.name for v in other.variants}
         results = other.results
         for i, c in enumerate(scenario.claims):

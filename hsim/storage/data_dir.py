@@ -203,6 +203,9 @@ class DataDir:
         for d in self.old_wal_dirs:
             _archive_wal_dir(self.root, d)
         self.old_wal_dirs = []
+        old = os.path.join(self.root, "oldWALs")
+        master.log_cleaner.adopt(sorted(os.listdir(old)) if os.path.isdir(old) else [],
+                                 master.clock.now())
         shutil.rmtree(os.path.join(self.root, ".tmp"), ignore_errors=True)
 
     # --- while running ---------------------------------------------------------------------------
@@ -227,6 +230,11 @@ class DataDir:
                 self._move_archived(name, everything=True)
             else:
                 self._move_archived(name)
+        for name in master.log_cleaner.take_deleted():  # past hbase.master.logcleaner.ttl
+            try:
+                os.remove(os.path.join(self.root, "oldWALs", name))
+            except FileNotFoundError:
+                pass
 
     def _write_wal(self, srv) -> None:
         wal = srv.wal

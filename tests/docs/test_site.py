@@ -7,9 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow  # a whole mkdocs build
 def test_site_builds_strictly(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}  # this tree's hsim, as README's command
     # README's command as documented (no -q: it hid autorefs' warnings), and no wall-clock

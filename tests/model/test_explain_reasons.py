@@ -10,6 +10,9 @@ from hypothesis import strategies as st
 import hsim
 from hsim.cell import Cell, CellType
 from hsim.engine.query_matcher import ScanQuery, UserMatcher
+import pytest
+
+pytestmark = pytest.mark.slow  # hypothesis state machines and long property runs
 
 TYPES = [CellType.PUT, CellType.PUT, CellType.DELETE, CellType.DELETE_COLUMN,
          CellType.DELETE_FAMILY, CellType.DELETE_FAMILY_VERSION]

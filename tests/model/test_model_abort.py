@@ -10,6 +10,9 @@ from hypothesis import HealthCheck, settings
 from hypothesis.stateful import rule
 
 import hsim
+import pytest
+
+pytestmark = pytest.mark.slow  # hypothesis state machines and long property runs
 
 
 class CrashMachine(DurabilityMachine):

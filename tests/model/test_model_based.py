@@ -31,6 +31,9 @@ from hypothesis import HealthCheck, settings
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 import hsim
+import pytest
+
+pytestmark = pytest.mark.slow  # hypothesis state machines and long property runs
 
 QUALIFIERS = [b"q1", b"q2"]
 COUNTER, APPENDED = b"n", b"s"  # the columns increments and appends write

@@ -13,6 +13,9 @@ from hypothesis import HealthCheck, settings
 from hypothesis.stateful import rule
 
 import hsim
+import pytest
+
+pytestmark = pytest.mark.slow  # hypothesis state machines and long property runs
 
 CONFIG = hsim.Config(compaction_min_files=2)
 

@@ -19,6 +19,9 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 import hsim
 from hsim.rowrange import RowRange
+import pytest
+
+pytestmark = pytest.mark.slow  # hypothesis state machines and long property runs
 
 ROWS = [b"r%02d" % i for i in range(12)]
 SPLITS = [b"r03", b"r06", b"r08"]

@@ -5,6 +5,9 @@ report.json and report.md apart from their wall-clock lines."""
 import os
 import subprocess
 import sys
+import pytest
+
+pytestmark = pytest.mark.slow  # whole scenario runs and their reports
 
 
 def _run(tmp_path, name, hash_seed, *args):
@@ -12,7 +15,7 @@ def _run(tmp_path, name, hash_seed, *args):
     env = dict(os.environ, PYTHONHASHSEED=str(hash_seed))
     proc = subprocess.run([sys.executable, "-m", "hsim.cli", "run", name, "--out", str(out),
                            "--no-plots", "--format", "json", *args],
-                          capture_output=True, text=True, env=env, timeout=300)
+                          capture_output=True, text=True, env=env)
     assert proc.returncode == 0, proc.stderr
     return out
 

@@ -16,6 +16,8 @@ from hsim.scenario.terminal import print_report
 
 from .test_scenarios import run
 
+pytestmark = pytest.mark.slow  # whole scenario runs and their reports
+
 # four or more digits in a row that are not part of a name (row0001, HBASE-3551), a date, a
 # decimal fraction, a formatted number (1,234) or a scale (1/1024)
 _BARE = re.compile(r"(?<![\w.,/\-])\d{4,}(?![\w,\-]|\.\.)")

@@ -6,6 +6,9 @@ from html import escape
 from hsim.scenario.format import format_value
 from hsim.scenario.loader import load_scenario
 from hsim.scenario.runner import run_scenario
+import pytest
+
+pytestmark = pytest.mark.slow  # whole scenario runs and their reports
 
 
 def test_report_html_is_self_contained_with_claims_table_and_plots(tmp_path):

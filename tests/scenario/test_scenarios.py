@@ -45,6 +45,7 @@ def test_presplit_bytes_split_leaves_regions_empty_custom_splits_use_all():
     assert r["no_presplit"]["max_server_write_share"] == 1.0
 
 
+@pytest.mark.slow
 def test_index_size_follows_block_size_and_key_length():
     r = results("index_size")
     b = r["baseline"]
@@ -63,6 +64,7 @@ def test_index_size_follows_block_size_and_key_length():
     assert r["id_as_string"]["row_key_bytes"] > 2 * b["row_key_bytes"]
 
 
+@pytest.mark.slow
 def test_compaction_io_trades_write_amplification_for_fewer_files():
     r = results("compaction_io")
     none, default = r["no_compaction"], r["default"]
@@ -92,6 +94,7 @@ def test_column_families_flush_all_drags_small_families():
     assert len({v["small_scan_rows"] for v in r.values()}) == 1
 
 
+@pytest.mark.slow
 def test_bloom_filters_skip_files_at_the_configured_rate():
     r = results("bloom_filters")
     assert r["none"]["missing_row_disk_blocks"] > 5 * r["row"]["missing_row_disk_blocks"]
@@ -103,6 +106,7 @@ def test_bloom_filters_skip_files_at_the_configured_rate():
     assert r["rowcol"]["bloom_bytes"] > 2 * r["row"]["bloom_bytes"]
 
 
+@pytest.mark.slow
 def test_versions_ttl_reads_and_space():
     r = results("versions_ttl")
     assert r["versions_1"]["versions_after_updates"] == 1
@@ -120,6 +124,7 @@ def test_versions_ttl_reads_and_space():
     assert series[-1][1] == 0 and max(y for _, y in series) > 1
 
 
+@pytest.mark.slow
 def test_tall_vs_wide_same_space_but_the_wide_row_does_not_split():
     r = results("tall_vs_wide")
     t, w = r["tall"], r["wide"]
@@ -140,6 +145,7 @@ def test_log_data_layouts():
     assert len({v["time_range_rows_wanted"] for v in r.values()}) == 1
 
 
+@pytest.mark.slow
 def test_ycsb_mixes_and_costs():
     r = results("ycsb")
     assert r["C"]["mix"] == "read 100%"

@@ -10,6 +10,8 @@ import pytest
 from hsim.scenario import run_scenario
 from hsim.scenario.loader import load_scenario
 
+pytestmark = pytest.mark.slow  # whole scenario runs and their reports
+
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):

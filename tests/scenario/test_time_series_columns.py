@@ -12,6 +12,8 @@ from hsim.scenario.loader import load_scenario
 
 from .same_report import assert_same_report
 
+pytestmark = pytest.mark.slow  # whole scenario runs and their reports
+
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):

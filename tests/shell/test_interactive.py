@@ -6,6 +6,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.slow  # a shell on a pseudo-terminal
+
 pexpect = pytest.importorskip("pexpect")
 
 UP, LEFT, RIGHT, HOME, BACKSPACE = "\x1b[A", "\x1b[D", "\x1b[C", "\x01", "\x7f"
@@ -14,7 +16,7 @@ UP, LEFT, RIGHT, HOME, BACKSPACE = "\x1b[A", "\x1b[D", "\x1b[C", "\x01", "\x7f"
 def spawn(tmp_path):
     env = dict(os.environ, HSIM_SHELL_HISTORY=str(tmp_path / "history"), TERM="dumb")
     child = pexpect.spawn(sys.executable, ["-m", "hsim.cli", "shell", "--width", "0"],
-                          env=env, encoding="utf-8", timeout=30, dimensions=(40, 200))
+                          env=env, encoding="utf-8", timeout=None, dimensions=(40, 200))
     child.expect_exact("Use \"exit\" to quit this interactive shell.")
     child.expect_exact("hbase:001:0> ")
     return child

@@ -33,7 +33,7 @@ def test_shell_and_serve_refuse_another_version(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "FileSystemVersionException" in err and "Traceback" not in err
     r = subprocess.run([sys.executable, "-m", "hsim.cli", "serve", "--port", "0", "--data-dir",
-                        str(d)], capture_output=True, text=True, timeout=60)
+                        str(d)], capture_output=True, text=True)
     assert r.returncode == 1
     assert "FileSystemVersionException" in r.stderr and "Traceback" not in r.stderr
     assert snapshot(d) == before

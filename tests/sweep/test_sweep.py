@@ -11,6 +11,8 @@ from hsim.scenario.runner import run_scenario
 from hsim.scenario.sweep import (parse_grid, parse_seeds, point_label, points, run_point,
                                  run_sweep, summarize)
 
+pytestmark = pytest.mark.slow  # scenario grids in processes and on Dask
+
 GRID = points([1, 2], {"regions": ["8", "16"]})
 OPTIONS = {"ops": "small", "variants": "timestamp_lead,salted"}
 

@@ -8,6 +8,8 @@ from thriftpy2.transport import TTransportException
 
 from hsim.thrift.idl import ttypes
 
+pytestmark = pytest.mark.slow  # `hsim serve` processes over sockets
+
 
 def test_serve_fails_the_first_calls(hsim_serve):
     with hsim_serve("--fail-next", "1", "--fail-kind", "disconnect") as (proc, port):
@@ -18,7 +20,7 @@ def test_serve_fails_the_first_calls(hsim_serve):
         assert conn.tables() == []
         conn.close()
         proc.send_signal(signal.SIGTERM)
-        proc.communicate(timeout=10)
+        proc.communicate()
     with hsim_serve("--fail-next", "2") as (proc, port):
         conn = happybase.Connection("127.0.0.1", port)
         for _ in range(2):
@@ -28,4 +30,4 @@ def test_serve_fails_the_first_calls(hsim_serve):
         assert conn.tables() == [b"t"]
         conn.close()
         proc.send_signal(signal.SIGTERM)
-        proc.communicate(timeout=10)
+        proc.communicate()

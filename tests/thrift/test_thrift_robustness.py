@@ -43,8 +43,9 @@ def _request(api: str, framed: bool, **args) -> bytes:
 
 
 def _raw(server) -> socket.socket:
-    s = socket.create_connection(("127.0.0.1", server.port), timeout=5)
-    return s
+    # No client timeout: the server closes what it refuses, and its own read timeout closes
+    # the rest, so waiting for EOF needs no wall-clock limit a loaded machine could pass.
+    return socket.create_connection(("127.0.0.1", server.port))
 
 
 def _closed_by_server(sock) -> bool:
@@ -56,8 +57,6 @@ def _closed_by_server(sock) -> bool:
                 return True
     except ConnectionResetError:
         return True
-    except socket.timeout:
-        return False
 
 
 def _still_serving(server, good):
@@ -92,8 +91,7 @@ def test_truncated_frame_and_client_gone_mid_call(server, good):
                        startRow=b"", columns=None, attributes={}))
     s.close()  # before reading the reply
     _still_serving(server, good)
-    deadline = time.monotonic() + 5
-    while server.active_connections > 1 and time.monotonic() < deadline:
+    while server.active_connections > 1:  # the server notices both goings soon, or hangs
         time.sleep(0.01)
     assert server.active_connections == 1  # only `good` is left
 

@@ -24,8 +24,8 @@ def _chromium() -> str | None:
 
 
 CHROMIUM = _chromium()
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="no chromium found: apt-get install chromium, or set HSIM_CHROMIUM")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(
+    CHROMIUM is None, reason="no chromium found: apt-get install chromium, or set HSIM_CHROMIUM")]
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import hsim.ui
 
 
 def _get(url):
-    with urllib.request.urlopen(url, timeout=10) as r:
+    with urllib.request.urlopen(url) as r:
         return r.status, r.read().decode("utf-8")
 
 
