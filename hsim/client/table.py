@@ -342,6 +342,7 @@ class Table:
         for col in [columns] if isinstance(columns, (bytes, str)) else columns or ():
             rq.split_column(col, require_qualifier=False)
         so.check_per_family(max_results_per_family, row_offset_per_family)
+        filter = _filter(filter, self.cluster.seed)  # parsed before the lock, as by a handler
         with self.cluster.lock:
             return self._get(row, columns, max_versions, time_range, timestamp, raw, filter,
                              now=self.cluster.tick(),
@@ -406,7 +407,11 @@ class Table:
                                so.limits(max_results_per_family, row_offset_per_family))
             # opening the scan is a request that returns the first batch: the read point is
             # taken now, when the scan is asked for
-            first = cs.next_batch(caching if limit is None else min(caching, limit))
+            try:
+                first = cs.next_batch(caching if limit is None else min(caching, limit))
+            except BaseException:  # a failed open (a regex over budget) leaves no scanner
+                cs.close()
+                raise
         rows = self._scan_gen(cs, first, prefix, reversed, limit, caching)
         if batch is None:
             return rows

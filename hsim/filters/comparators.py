@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import re
 
+import regex
+
 from hsim.cell import to_bytes_arg
 from hsim.errors import FilterParseError, InvalidArgumentError
+from hsim.filters import regex_budget
 from hsim.filters.compare_op import CompareOperator
 
 from typing import TYPE_CHECKING
@@ -88,7 +91,9 @@ class BinaryPrefixComparator(ByteArrayComparable):
 
 class RegexStringComparator(ByteArrayComparable):
     """A regular expression searched (Matcher.find, not matches) in the data decoded as
-    UTF-8, with DOTALL by default, as HBase's Java engine does.
+    UTF-8, with DOTALL by default, as HBase's Java engine does. Patterns are checked with
+    Python's `re` and matched by the `regex` library, within the request's time budget
+    (hsim.filters.regex_budget: a runaway pattern raises TimeoutIOError).
 
     The Java pattern is run by Python's `re` after translating the Java-only syntax HBase
     users meet most: named groups `(?<name>...)` and `\\k<name>`, `\\Q...\\E` quoting,
@@ -108,24 +113,46 @@ class RegexStringComparator(ByteArrayComparable):
         super().__init__(expr.encode("utf-8"))
         self.expr = expr
         self.charset = charset
+        python = java_regex_to_python(expr)
         try:
-            self._search = re.compile(java_regex_to_python(expr), flags).search
-        except re.error as e:  # Java: PatternSyntaxException (an IllegalArgumentException)
+            re.compile(python, flags)  # the syntax check: what Python's re accepts
+            self._pattern = regex.compile(python, _regex_flags(flags))
+        except (re.error, regex.error) as e:  # Java: PatternSyntaxException
             raise InvalidArgumentError(f"Invalid regular expression {expr!r}: {e}") from None
 
+    def _found(self, data: bytes) -> bool:
+        """Matcher.find over the decoded value, within the request's regex budget."""
+        return regex_budget.search(self._pattern.search,
+                                   data.decode(self.charset, "replace")) is not None
+
     def compare_to(self, data: bytes) -> int:
-        return 0 if self._search(data.decode(self.charset, "replace")) else 1
+        return 0 if self._found(data) else 1
 
     def out_predicate(self, op: CompareOperator) -> Callable[[bytes], bool] | None:
-        search, charset = self._search, self.charset
+        found = self._found
         if op is CompareOperator.EQUAL:
-            return lambda data: search(data.decode(charset, "replace")) is None
+            return lambda data: not found(data)
         if op is CompareOperator.NOT_EQUAL:
-            return lambda data: search(data.decode(charset, "replace")) is not None
+            return found
         return None
 
     def __repr__(self) -> str:
         return f"RegexStringComparator({self.expr!r})"
+
+
+_RE_TO_REGEX = ((re.IGNORECASE, regex.IGNORECASE), (re.LOCALE, regex.LOCALE),
+                (re.MULTILINE, regex.MULTILINE), (re.DOTALL, regex.DOTALL),
+                (re.UNICODE, regex.UNICODE), (re.VERBOSE, regex.VERBOSE),
+                (re.ASCII, regex.ASCII))
+
+
+def _regex_flags(flags: int) -> int:
+    """`re` flag bits as the `regex` library's (its ASCII bit differs; V0: re's syntax)."""
+    out = regex.VERSION0
+    for re_flag, regex_flag in _RE_TO_REGEX:
+        if flags & re_flag:
+            out |= regex_flag
+    return out
 
 
 class SubstringComparator(ByteArrayComparable):

@@ -43,9 +43,7 @@ def _config(text: str | None):
     unknown = sorted(set(fields) - set(Config.__dataclass_fields__))
     if unknown:
         raise ValueError(f"unknown Config field(s): {', '.join(unknown)}")
-    if scale is not None and (not isinstance(scale, (int, float)) or scale <= 0):
-        raise ValueError(f"scale must be a positive number, not {scale!r}")
-    config = Config(**fields)
+    config = Config(**fields)  # each field's type and range checked (InvalidArgumentError)
     return config.scaled(scale) if scale is not None else config
 
 
@@ -113,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         config = _config(args.config)
-    except (ValueError, TypeError, OSError) as e:
+    except (ValueError, TypeError, OSError, ArithmeticError, RecursionError) as e:
         parser.error(f"argument --config: {e}")  # exits 2 with the usage line
     clock = CLOCKS[args.clock]()
     from hsim.errors import HsimError
