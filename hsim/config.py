@@ -131,8 +131,9 @@ class Config:
     # Client and Thrift server limits (ConnectionUtils.validatePut, ThriftServerRunner)
     keyvalue_max_size: int = 10 * MiB  # hbase.client.keyvalue.maxsize (<= 0: no limit)
     scanner_timeout_ms: int = 60_000  # hbase.client.scanner.timeout.period
-    # hsim only: regex matching time per request (hsim.filters.regex_budget); 0: no budget
-    regex_budget_ms: int = 500
+    # hsim only: regex matching CPU time per request, a tenth of it per match
+    # (hsim.filters.regex_budget); 0: no budget
+    regex_budget_ms: int = 1000
     # Write-ahead log (AbstractFSWAL, LogRoller)
     wal_block_size: int = 256 * MiB  # hbase.regionserver.hlog.blocksize (2 x the HDFS block)
     wal_roll_multiplier: float = 0.5  # hbase.regionserver.logroll.multiplier

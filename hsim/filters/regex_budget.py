@@ -1,18 +1,22 @@
 """How long one request may spend matching regular expressions (RegexStringComparator).
 
-A backtracking pattern such as `^(a+)+$` takes time doubling with each character of the value
+A backtracking pattern such as `^(a|a)+$` takes time doubling with each character of the value
 it fails on. On HBase such a filter ties up one RPC handler thread; in hsim every request runs
-under the cluster's lock, so it would stall every client. The matching therefore runs with a
-time budget per request (`Config.regex_budget_ms`, 500 ms; 0: none): the region server's Get
-and each Scan RPC open a budget (and a Thrift call or shell statement one around all of its
-RPCs: the outermost scope owns the budget), each match gets what is left as the `regex`
-library's timeout, and a request that runs out raises TimeoutIOError and returns nothing.
-A match outside any request (a comparator used directly) gets the whole default budget.
+under the cluster's lock, so it would stall every client. The matching therefore runs within
+a budget per request (`Config.regex_budget_ms`, 1 s; 0: none): one match may take at most a
+tenth of it, all the matches of a request at most all of it. The region server's Get and each
+Scan RPC open a budget, and a Thrift call or shell statement one around all of its RPCs (the
+outermost scope owns it). Each match gets what is left as the `regex` library's timeout; a
+request that runs out raises TimeoutIOError and returns nothing. So a runaway pattern holds the
+lock about a tenth of the budget, while a legitimate scan may run hundreds of thousands of
+quick matches. A match outside any request (a comparator used directly) gets the default.
 
-The matching itself runs in the `regex` library, which releases the GIL while it matches, so
-even a match within its budget does not stop the server's other threads from reading and
-parsing their requests. A budget is wall-clock time, so whether a pathological pattern trips
-it can depend on the machine; a pattern that finishes within it gives the same result anywhere.
+A request is charged the CPU time of its own thread; the `regex` library's timeout reads the
+process's CPU time, so a match may trip early while other threads are busy (on a loaded machine
+a match runs longer than its share by the wall clock). The library releases the GIL while it
+matches, so the server's other threads keep reading and parsing their requests. Whether a
+pathological pattern trips the budget can depend on the machine; a pattern that finishes
+within it gives the same result anywhere.
 """
 
 from __future__ import annotations
@@ -23,8 +27,9 @@ import time
 
 from hsim.errors import TimeoutIOError
 
-DEFAULT_BUDGET_MS = 500
-_local = threading.local()  # .left: seconds left in the current request (None: no request)
+DEFAULT_BUDGET_MS = 1000
+_SHARE_PER_MATCH = 10  # one match may take 1/10 of the budget
+_local = threading.local()  # .left: CPU seconds left in the current request (None: no request)
 
 
 class scope:
@@ -40,6 +45,7 @@ class scope:
         self.owner = getattr(_local, "left", None) is None
         if self.owner:
             _local.left = self.seconds
+            _local.per_match = self.seconds / _SHARE_PER_MATCH
         return self
 
     def __exit__(self, *exc):
@@ -52,25 +58,29 @@ def search(search, text: str):
     """`search(text)` (a compiled `regex` pattern's bound search) within the budget left."""
     left = getattr(_local, "left", None)
     scoped = left is not None
-    if not scoped:
+    if scoped:
+        per_match = _local.per_match
+    else:
         left = DEFAULT_BUDGET_MS / 1000
+        per_match = left / _SHARE_PER_MATCH
     if left == math.inf:
         return search(text)
     if left <= 0:
         raise _spent()
-    start = time.monotonic()
+    start = time.thread_time()  # the CPU this thread spends matching
     try:
-        found = search(text, timeout=left)
+        found = search(text, timeout=min(left, per_match))
     except TimeoutError:
         if scoped:
             _local.left = 0.0  # every later match of this request fails at once
         raise _spent() from None
     if scoped:
-        _local.left = left - (time.monotonic() - start)
+        _local.left = left - (time.thread_time() - start)
     return found
 
 
 def _spent() -> TimeoutIOError:
     return TimeoutIOError(
         "Regular expression matching ran past this request's budget "
-        "(Config.regex_budget_ms); the pattern backtracks too much for these values")
+        "(Config.regex_budget_ms: a tenth of it per match, all of it per request); the "
+        "pattern backtracks too much for these values")
