@@ -377,10 +377,13 @@ class Table:
              filter: Filter | str | None = None,
              caching: int = 1000, batch: int | None = None,
              max_results_per_family: int | None = None,
-             row_offset_per_family: int | None = None) -> Iterator[list[Cell]]:
+             row_offset_per_family: int | None = None, lazy: bool = False) -> Iterator[list[Cell]]:
         """Rows as lists of cells, region by region (descending rows when reversed). The start
         row is inclusive, the stop row exclusive; `row_prefix` sets both. `batch` returns a
-        wide row as consecutive lists of at most that many cells (`limit` counts rows)."""
+        wide row as consecutive lists of at most that many cells (`limit` counts rows).
+        The call checks everything and, unless `lazy`, reads the first batch (the read point
+        is taken then); `lazy=True` reads it with the first row asked for, as HBase 2's
+        ClientScanner does (the Thrift server's scanners: an open scanner holds no rows)."""
         start = None if start_row in (None, b"", "") else v.to_bytes(start_row, "start_row")
         stop = None if stop_row in (None, b"", "") else v.to_bytes(stop_row, "stop_row")
         prefix = None
@@ -408,7 +411,8 @@ class Table:
             # opening the scan is a request that returns the first batch: the read point is
             # taken now, when the scan is asked for
             try:
-                first = cs.next_batch(caching if limit is None else min(caching, limit))
+                first = None if lazy else cs.next_batch(
+                    caching if limit is None else min(caching, limit))
             except BaseException:  # a failed open (a regex over budget) leaves no scanner
                 cs.close()
                 raise
@@ -422,6 +426,9 @@ class Table:
         lock = self.cluster.lock
         returned = 0
         try:
+            if batch is None:  # lazy: the first batch comes with the first row asked for
+                with lock:
+                    batch = cs.next_batch(caching if limit is None else min(caching, limit))
             while batch:
                 for cells in batch:
                     if prefix is not None and not cells[0][0].startswith(prefix):

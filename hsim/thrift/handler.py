@@ -382,7 +382,7 @@ class HbaseHandler:
             start_row=start, stop_row=stop, row_prefix=prefix, columns=cols.select(columns),
             time_range=None if timestamp is None else _upto(timestamp), filter=filter,
             reversed=reversed, caching=caching if caching and caching > 0 else 1000,
-            batch=batch)
+            batch=batch, lazy=True)  # HBase 2's getScanner reads nothing until next()
         return self.scanners.add(rows, sort_columns)
 
     @rpc()

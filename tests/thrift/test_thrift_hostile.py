@@ -15,6 +15,7 @@ from thriftpy2.thrift import TMessageType
 from thriftpy2.transport import TCyMemoryBuffer, TTransportException
 
 import hsim
+from hsim.thrift.handler import HbaseHandler
 from hsim.thrift.idl import Hbase, ttypes
 from hsim.thrift.server import ThriftServer
 from hsim.thrift.wire import DEPTH_LIMIT, SIZE_LIMIT, RequestReader
@@ -283,3 +284,24 @@ def test_open_scanners_are_capped_per_connection_and_per_server(server):
     assert len(server.handler.scanners) == 3
     second.close()
     third.close()
+
+
+def test_an_open_scanner_holds_no_rows_until_it_is_read():
+    cluster = hsim.Cluster(clock=hsim.ManualClock(0))
+    cluster.admin.create_table("t", {"cf": None})
+    cluster.table("t").put(b"a", {b"cf:q": b"1"})
+    handler = HbaseHandler(cluster)
+    rpcs = lambda: cluster.metrics().to_dict()["servers"][0]["read_rpcs"]  # noqa: E731
+    before = rpcs()
+    sid = handler.scannerOpenWithScan(b"t", ttypes.TScan(caching=1000), {})
+    assert rpcs() == before  # HBase 2's getScanner: no RPC, no rows, no read point yet
+    cluster.table("t").put(b"b", {b"cf:q": b"2"})
+    assert [r.row for r in handler.scannerGetList(sid, 10)] == [b"a", b"b"]
+    assert rpcs() == before + 1  # the first read is the open-and-first-batch RPC
+    handler.scannerClose(sid)
+    # errors still come at open: an unknown table, family or filter
+    with pytest.raises(ttypes.IOError, match="TableNotFoundException"):
+        handler.scannerOpenWithScan(b"nope", ttypes.TScan(), {})
+    with pytest.raises(ttypes.IOError, match="NoSuchColumnFamilyException"):
+        handler.scannerOpenWithScan(b"t", ttypes.TScan(columns=[b"x:q"]), {})
+    assert len(handler.scanners) == 0
