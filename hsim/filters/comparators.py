@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import re
 
-import regex
-
 from hsim.cell import to_bytes_arg
 from hsim.errors import FilterParseError, InvalidArgumentError
 from hsim.filters import regex_budget
@@ -92,8 +90,8 @@ class BinaryPrefixComparator(ByteArrayComparable):
 class RegexStringComparator(ByteArrayComparable):
     """A regular expression searched (Matcher.find, not matches) in the data decoded as
     UTF-8, with DOTALL by default, as HBase's Java engine does. Patterns are checked with
-    Python's `re` and matched by the `regex` library, within the request's time budget
-    (hsim.filters.regex_budget: a runaway pattern raises TimeoutIOError).
+    Python's `re` and matched within the request's time budget (hsim.filters.regex_budget:
+    a runaway pattern raises TimeoutIOError).
 
     The Java pattern is run by Python's `re` after translating the Java-only syntax HBase
     users meet most: named groups `(?<name>...)` and `\\k<name>`, `\\Q...\\E` quoting,
@@ -113,17 +111,14 @@ class RegexStringComparator(ByteArrayComparable):
         super().__init__(expr.encode("utf-8"))
         self.expr = expr
         self.charset = charset
-        python = java_regex_to_python(expr)
         try:
-            re.compile(python, flags)  # the syntax check: what Python's re accepts
-            self._pattern = regex.compile(python, _regex_flags(flags))
-        except (re.error, regex.error) as e:  # Java: PatternSyntaxException
+            self._match = regex_budget.Matcher(java_regex_to_python(expr), flags)
+        except re.error as e:  # Java: PatternSyntaxException (an IllegalArgumentException)
             raise InvalidArgumentError(f"Invalid regular expression {expr!r}: {e}") from None
 
     def _found(self, data: bytes) -> bool:
         """Matcher.find over the decoded value, within the request's regex budget."""
-        return regex_budget.search(self._pattern.search,
-                                   data.decode(self.charset, "replace")) is not None
+        return self._match(data.decode(self.charset, "replace")) is not None
 
     def compare_to(self, data: bytes) -> int:
         return 0 if self._found(data) else 1
@@ -138,21 +133,6 @@ class RegexStringComparator(ByteArrayComparable):
 
     def __repr__(self) -> str:
         return f"RegexStringComparator({self.expr!r})"
-
-
-_RE_TO_REGEX = ((re.IGNORECASE, regex.IGNORECASE), (re.LOCALE, regex.LOCALE),
-                (re.MULTILINE, regex.MULTILINE), (re.DOTALL, regex.DOTALL),
-                (re.UNICODE, regex.UNICODE), (re.VERBOSE, regex.VERBOSE),
-                (re.ASCII, regex.ASCII))
-
-
-def _regex_flags(flags: int) -> int:
-    """`re` flag bits as the `regex` library's (its ASCII bit differs; V0: re's syntax)."""
-    out = regex.VERSION0
-    for re_flag, regex_flag in _RE_TO_REGEX:
-        if flags & re_flag:
-            out |= regex_flag
-    return out
 
 
 class SubstringComparator(ByteArrayComparable):

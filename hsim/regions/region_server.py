@@ -75,8 +75,11 @@ class RegionServer:
         """One Get RPC: the region reads, the server counts one read request."""
         if region.server is not self:
             self._not_serving(region)
-        with regex_budget.scope(self.config.regex_budget_ms):
+        if filt is None:  # no filter, no regex: no budget to keep
             cells = region.get(row, queries, now, io, filt, max_versions, limits)
+        else:
+            with regex_budget.scope(self.config.regex_budget_ms):
+                cells = region.get(row, queries, now, io, filt, max_versions, limits)
         self.read_rpcs += 1
         self.read_requests += 1
         return cells
@@ -92,8 +95,11 @@ class RegionServer:
 
     def scan(self, scanner, want: int) -> list:
         """One scanner batch (a Scan RPC): up to `want` rows, each counted as a read request."""
-        with regex_budget.scope(self.config.regex_budget_ms):
+        if scanner.filt is None:
             rows = scanner.next_rows(want)
+        else:
+            with regex_budget.scope(self.config.regex_budget_ms):
+                rows = scanner.next_rows(want)
         self.read_rpcs += 1
         self.read_requests += len(rows)
         return rows

@@ -72,12 +72,21 @@ def test_a_redos_regex_trips_the_budget_of_a_get_and_of_a_scan(table):
 
 def test_the_budget_is_per_request_not_per_match():
     with regex_budget.scope(1):  # 1 ms for the whole request, 0.1 ms a match
-        c = RegexStringComparator("^user[0-9]+$")
+        c = RegexStringComparator(r"^user\d+-\d+$")  # two repetitions: matched on a budget
         with pytest.raises(TimeoutIOError):
             for i in range(1_000_000):  # each match is quick; together they are not
-                c.compare_to(b"user%d" % i)
+                c.compare_to(b"user%d-1" % i)
     with regex_budget.scope(0):  # no budget
         assert RegexStringComparator("^(a|a)+$").compare_to(b"a" * 12 + b"!") == 1
+
+
+def test_patterns_that_cannot_backtrack_badly_skip_the_budget_on_short_values():
+    simple = RegexStringComparator("a*c")  # one repetition: at worst quadratic
+    with regex_budget.scope(50):
+        assert simple.compare_to(b"a" * 1000) == 1
+        assert regex_budget.left() == 0.05  # plain re, nothing charged
+        assert simple.compare_to(b"a" * 200_000) == 1  # a long value: on the budget
+        assert regex_budget.left() < 0.05
 
 
 def test_a_budget_of_zero_turns_it_off():
