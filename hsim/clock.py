@@ -24,12 +24,26 @@ from hsim.errors import InvalidArgumentError
 
 #: 2026-01-01T00:00:00Z, where a TickingClock starts unless told otherwise.
 DEFAULT_START_MS = 1_767_225_600_000
+#: Java's Long.MAX_VALUE: no HBase time (EnvironmentEdge.currentTime(), a cell's timestamp)
+#: can be later.
+LONG_MAX = (1 << 63) - 1
 
 
 def _ms(value, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidArgumentError(f"{what} must be an int of milliseconds, "
                                    f"not {type(value).__name__}")
+    return value
+
+
+def _time(value, what: str) -> int:
+    """A time in ms: an int in 0 .. Long.MAX_VALUE."""
+    value = _ms(value, what)
+    if value < 0:
+        raise InvalidArgumentError(f"time cannot be negative: {what} {value}")
+    if value > LONG_MAX:
+        raise InvalidArgumentError(f"{what} {value} is past Long.MAX_VALUE ({LONG_MAX}): "
+                                   "a time must fit a Java long")
     return value
 
 
@@ -48,14 +62,12 @@ class _SettableClock:
             raise InvalidArgumentError(
                 f"the clock does not go backwards (advance({delta_ms})); "
                 "use set(t, backwards=True) to do it on purpose")
-        self._moved_to(self._now + delta_ms)
+        self._moved_to(_time(self._now + delta_ms, f"advance({delta_ms}) to"))
         return self._now
 
     def set(self, now_ms: int, backwards: bool = False) -> int:
         """Set the time; an earlier time only with backwards=True. Returns the new now."""
-        now_ms = _ms(now_ms, "set")
-        if now_ms < 0:
-            raise InvalidArgumentError(f"time cannot be negative: {now_ms}")
+        now_ms = _time(now_ms, "set")
         if now_ms < self._now and not backwards:
             raise InvalidArgumentError(
                 f"the clock does not go backwards ({self._now} -> {now_ms}); "
@@ -78,7 +90,7 @@ class ManualClock(_SettableClock):
     __slots__ = ()
 
     def __init__(self, now_ms: int = 0):
-        self._now = _ms(now_ms, "ManualClock start")
+        self._now = _time(now_ms, "ManualClock start")
 
     def tick(self) -> int:
         """The time a request reads: the set time (the clock moves only when told)."""
@@ -96,15 +108,18 @@ class TickingClock(_SettableClock):
     __slots__ = ("step_ms", "_used")
 
     def __init__(self, start_ms: int = DEFAULT_START_MS, step_ms: int = 1):
-        self._now = _ms(start_ms, "TickingClock start")
+        self._now = _time(start_ms, "TickingClock start")
         self.step_ms = _ms(step_ms, "step_ms")
-        if self._now < 0 or self.step_ms < 0:
+        if self.step_ms < 0:
             raise InvalidArgumentError("TickingClock start_ms and step_ms must be >= 0")
+        _time(self.step_ms, "step_ms")
         self._used = False  # whether a request already got self._now
 
     def tick(self) -> int:
         """The time a request reads: each request after the first moves the clock by step_ms."""
         if self._used:
+            if self._now + self.step_ms > LONG_MAX:
+                raise InvalidArgumentError(f"the clock would pass Long.MAX_VALUE ({LONG_MAX})")
             self._now += self.step_ms
         self._used = True
         return self._now
@@ -141,6 +156,8 @@ class SystemClock(_SettableClock):
     def tick(self) -> int:
         """The time a request reads: wall time, never the same ms twice."""
         t = max(time.time_ns() // 1_000_000 + self._offset, self._last + 1)
+        if t > LONG_MAX:
+            raise InvalidArgumentError(f"the clock would pass Long.MAX_VALUE ({LONG_MAX})")
         self._last = t
         return t
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 
 from typing import TYPE_CHECKING
@@ -14,6 +15,7 @@ if TYPE_CHECKING:  # what the annotations name; not imported at run time
 MiB = 1 << 20
 GiB = 1 << 30
 LONG_MAX = (1 << 63) - 1
+INT_MAX = (1 << 31) - 1
 
 # Fields that are region/server-scale sizes. `Config.scaled` multiplies these and only these;
 # on-disk format sizes (index chunk, bloom chunk, checksum chunk) stay as HBase writes them.
@@ -30,8 +32,70 @@ _SCALED = (
 )
 
 
-# keyvalue_max_size <= 0 means no limit; an off-peak hour of -1 means no off-peak hours.
-_MAY_BE_NEGATIVE = frozenset({"keyvalue_max_size", "off_peak_start_hour", "off_peak_end_hour"})
+# The range of every numeric field: (lowest, highest, brackets: "[]" both bounds allowed, "(]"
+# the lowest not, "()" neither).
+# Java reads these settings with getInt or getLong (or getFloat: fractions), so an int field is
+# at most INT_MAX or LONG_MAX; where HBase clamps a value (compaction min files: at least 2),
+# any value it takes is accepted. NaN and infinities are refused everywhere.
+_INT, _LONG = (0, INT_MAX, "[]"), (0, LONG_MAX, "[]")
+_POSITIVE_INT, _POSITIVE_LONG = (1, INT_MAX, "[]"), (1, LONG_MAX, "[]")
+_RANGES = {
+    "memstore_flush_size": _POSITIVE_LONG,
+    "flush_lower_bound_min": _LONG,
+    "global_memstore_size": _POSITIVE_LONG,
+    "global_memstore_lower_limit": (0.0, 1.0, "(]"),  # (0, 1]: a share of the upper limit
+    "region_max_filesize": _POSITIVE_LONG,
+    "max_filesize_jitter": (0.0, 1.0, "[]"),
+    "increasing_policy_initial_size": _POSITIVE_LONG,
+    "region_split_limit": _INT,
+    "compaction_min_files": _INT,
+    "compaction_max_files": _POSITIVE_INT,
+    "compaction_ratio": (0.0, 1e9, "[]"),
+    "compaction_ratio_offpeak": (0.0, 1e9, "[]"),
+    "compaction_min_size": _LONG,
+    "compaction_max_size": _LONG,
+    "blocking_store_files": _POSITIVE_INT,
+    "major_compaction_period_ms": _LONG,
+    "major_compaction_jitter": (0.0, 1.0, "[]"),
+    "time_to_purge_deletes_ms": _LONG,
+    "bloom_error_rate": (0.0, 1.0, "()"),  # (0, 1): a false-positive probability
+    "bloom_block_size": _POSITIVE_INT,
+    "bloom_max_fold": (0, 30, "[]"),
+    "index_chunk_size": _POSITIVE_INT,
+    "index_min_entries": (2, INT_MAX, "[]"),  # HFileBlockIndex: at least 2 entries a block
+    "bytes_per_checksum": _POSITIVE_INT,
+    "block_cache_size": _LONG,
+    "keyvalue_max_size": (-INT_MAX - 1, INT_MAX, "[]"),  # <= 0: no limit
+    "scanner_timeout_ms": _POSITIVE_INT,
+    "regex_budget_ms": _INT,
+    "wal_block_size": _POSITIVE_LONG,
+    "wal_roll_multiplier": (0.0, 1e9, "()"),
+    "wal_roll_period_ms": _POSITIVE_LONG,
+    "wal_max_logs": _POSITIVE_INT,
+    "wal_async_flush_interval_ms": _POSITIVE_INT,
+    "wal_archive_ttl_ms": _LONG,
+    "off_peak_start_hour": (-1, 23, "[]"),  # -1: no off-peak hours
+    "off_peak_end_hour": (-1, 23, "[]"),
+    "date_tiered_max_storefile_age_ms": _LONG,
+    "date_tiered_incoming_window_min": _INT,
+    "date_tiered_base_window_ms": _POSITIVE_LONG,
+    "date_tiered_windows_per_tier": _POSITIVE_INT,
+    "date_tiered_max_tier_age_ms": _LONG,
+}
+
+
+def _check_range(name: str, value) -> None:
+    """InvalidArgumentError unless `value` is finite and within the field's range."""
+    from hsim.errors import InvalidArgumentError
+
+    lo, hi, brackets = _RANGES[name]
+    if isinstance(value, float) and not math.isfinite(value):
+        raise InvalidArgumentError(f"Config field {name} must be a finite number, not {value}")
+    above = lo <= value if brackets[0] == "[" else lo < value
+    below = value <= hi if brackets[1] == "]" else value < hi
+    if not (above and below):
+        raise InvalidArgumentError(f"Config field {name} must be in {brackets[0]}{lo}, {hi}"
+                                   f"{brackets[1]}, not {value}")
 
 
 @dataclass(frozen=True)
@@ -90,6 +154,9 @@ class Config:
     # Client and Thrift server limits (ConnectionUtils.validatePut, ThriftServerRunner)
     keyvalue_max_size: int = 10 * MiB  # hbase.client.keyvalue.maxsize (<= 0: no limit)
     scanner_timeout_ms: int = 60_000  # hbase.client.scanner.timeout.period
+    # hsim only: regex matching CPU time per request, a tenth of it per match
+    # (hsim.filters.regex_budget); 0: no budget
+    regex_budget_ms: int = 1000
     # Write-ahead log (AbstractFSWAL, LogRoller)
     wal_block_size: int = 256 * MiB  # hbase.regionserver.hlog.blocksize (2 x the HDFS block)
     wal_roll_multiplier: float = 0.5  # hbase.regionserver.logroll.multiplier
@@ -124,8 +191,8 @@ class Config:
             if not ok:
                 raise InvalidArgumentError(
                     f"Config field {f.name} must be {want.__name__}, not {type(v).__name__}")
-            if want in (int, float) and v < 0 and f.name not in _MAY_BE_NEGATIVE:
-                raise InvalidArgumentError(f"Config field {f.name} must not be negative: {v}")
+            if want in (int, float):
+                _check_range(f.name, v)
 
     @property
     def initial_split_size(self) -> int:
@@ -141,12 +208,17 @@ class Config:
     def scaled(self, factor: float) -> "Config":
         """A copy with every region/server-scale size multiplied by `factor`, so a laptop run
         keeps HBase's ratios (flush size : region size : compaction thresholds : cache)."""
+        from hsim.errors import InvalidArgumentError
+
+        if (isinstance(factor, bool) or not isinstance(factor, (int, float))
+                or not math.isfinite(factor) or factor <= 0):
+            raise InvalidArgumentError(f"scale must be a positive finite number, not {factor!r}")
         changes = {}
         for name in _SCALED:
             v = getattr(self, name)
             if v is None or v == LONG_MAX:
                 continue
-            changes[name] = max(1, int(v * factor))
+            changes[name] = min(max(1, int(v * factor)), LONG_MAX)
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict:

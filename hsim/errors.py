@@ -96,6 +96,20 @@ class IncompatibleFilterError(DoNotRetryError):
     hbase_exception = "org.apache.hadoop.hbase.filter.IncompatibleFilterException"
 
 
+class TimeoutIOError(HsimError):
+    """A request's work ran past its budget (a regular expression's matching time) and was
+    abandoned; nothing it would have written was applied."""
+
+    hbase_exception = "org.apache.hadoop.hbase.exceptions.TimeoutIOException"
+
+
+class TooManyScannersError(DoNotRetryError):
+    """The Thrift server's open-scanner cap (per connection or per server) is reached: close
+    scanners or wait for idle ones to expire."""
+
+    hbase_exception = "org.apache.hadoop.hbase.DoNotRetryIOException"
+
+
 class FilterParseError(InvalidArgumentError):
     """A filter string ParseFilter would reject."""
 

@@ -131,7 +131,9 @@ class Admin:
                 raise InvalidArgumentError("split_keys cannot be combined with other pre-splits")
             if isinstance(split_keys, (str, bytes)) or not hasattr(split_keys, "__iter__"):
                 raise v.type_error("split_keys", "a list of row keys", split_keys)
-            return [v.to_bytes(k, "split key") for k in split_keys]
+            keys = [v.to_bytes(k, "split key") for k in split_keys]
+            _region_count(len(keys) + 1)
+            return keys
         if presplit is not None:
             from hsim import presplit as algos
 
@@ -144,10 +146,13 @@ class Admin:
                 algo = algo()
             if not isinstance(n, int) or n < 1:
                 raise InvalidArgumentError("a split algorithm needs num_regions >= 1")
+            _region_count(n)
             return list(algo.split(n)) if n > 1 else []
         if num_regions is not None:
             if start_key is None or end_key is None:
                 raise InvalidArgumentError("num_regions needs start_key and end_key")
+            if isinstance(num_regions, int):
+                _region_count(num_regions)
             from hsim.presplit import admin_split_keys
 
             return admin_split_keys(v.to_bytes(start_key, "start_key"),
@@ -379,3 +384,15 @@ def _field_names(options: dict) -> dict:
 
 def _name(name) -> str:
     return v.table_name(name)
+
+
+#: The most regions a table may be created with (an hsim limit: each region is a live object
+#: with its stores, so a pre-split of 10^9 regions would only hang; HBase has no such cap).
+MAX_PRESPLIT_REGIONS = 10_000
+
+
+def _region_count(n: int) -> None:
+    if n > MAX_PRESPLIT_REGIONS:
+        raise InvalidArgumentError(
+            f"Cannot create a table with {n} regions: hsim pre-splits a table into at most "
+            f"{MAX_PRESPLIT_REGIONS} regions")

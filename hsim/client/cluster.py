@@ -15,6 +15,7 @@ import threading
 from hsim.clock import TickingClock
 from hsim.config import Config
 from hsim.errors import InvalidArgumentError
+from hsim.filters import regex_budget
 from hsim.regions.master import Master
 
 from typing import TYPE_CHECKING
@@ -187,20 +188,25 @@ class _PersistingLock:
 
 
 class _Request:
-    __slots__ = ("cluster",)
+    """One request: the lock, one clock tick, and one regex budget for all its RPCs."""
+
+    __slots__ = ("cluster", "budget")
 
     def __init__(self, cluster):
         self.cluster = cluster
+        self.budget = regex_budget.scope(cluster.config.regex_budget_ms)
 
     def __enter__(self):
         c = self.cluster
         c.lock.acquire()
         now = c.tick()
         c._request_depth += 1
+        self.budget.__enter__()
         return now
 
     def __exit__(self, *exc):
         c = self.cluster
+        self.budget.__exit__()
         c._request_depth -= 1
         c.lock.release()
         return False

@@ -343,6 +343,7 @@ class Table:
         for col in rq.column_list(columns):
             rq.split_column(col, require_qualifier=False)
         so.check_per_family(max_results_per_family, row_offset_per_family)
+        filter = _filter(filter, self.cluster.seed)  # parsed before the lock, as by a handler
         with self.cluster.lock:
             return self._get(row, columns, max_versions, time_range, timestamp, raw, filter,
                              now=self.cluster.tick(),
@@ -377,10 +378,13 @@ class Table:
              filter: Filter | str | None = None,
              caching: int = 1000, batch: int | None = None,
              max_results_per_family: int | None = None,
-             row_offset_per_family: int | None = None) -> Iterator[list[Cell]]:
+             row_offset_per_family: int | None = None, lazy: bool = False) -> Iterator[list[Cell]]:
         """Rows as lists of cells, region by region (descending rows when reversed). The start
         row is inclusive, the stop row exclusive; `row_prefix` sets both. `batch` returns a
-        wide row as consecutive lists of at most that many cells (`limit` counts rows)."""
+        wide row as consecutive lists of at most that many cells (`limit` counts rows).
+        The call checks everything and, unless `lazy`, reads the first batch (the read point
+        is taken then); `lazy=True` reads it with the first row asked for, as HBase 2's
+        ClientScanner does (the Thrift server's scanners: an open scanner holds no rows)."""
         start = None if start_row in (None, b"", "") else v.to_bytes(start_row, "start_row")
         stop = None if stop_row in (None, b"", "") else v.to_bytes(stop_row, "stop_row")
         prefix = None
@@ -407,7 +411,12 @@ class Table:
                                so.limits(max_results_per_family, row_offset_per_family))
             # opening the scan is a request that returns the first batch: the read point is
             # taken now, when the scan is asked for
-            first = cs.next_batch(caching if limit is None else min(caching, limit))
+            try:
+                first = None if lazy else cs.next_batch(
+                    caching if limit is None else min(caching, limit))
+            except BaseException:  # a failed open (a regex over budget) leaves no scanner
+                cs.close()
+                raise
         rows = self._scan_gen(cs, first, prefix, reversed, limit, caching)
         if batch is None:
             return rows
@@ -418,6 +427,9 @@ class Table:
         lock = self.cluster.lock
         returned = 0
         try:
+            if batch is None:  # lazy: the first batch comes with the first row asked for
+                with lock:
+                    batch = cs.next_batch(caching if limit is None else min(caching, limit))
             while batch:
                 for cells in batch:
                     if prefix is not None and not cells[0][0].startswith(prefix):

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import re
 
+import regex
+
 from hsim.cell import to_bytes_arg
+from hsim.errors import InvalidArgumentError
+from hsim.filters import java_regex, regex_budget
 from hsim.filters.compare_op import CompareOperator
-from hsim.filters.java_regex import compile_java
 
 from typing import TYPE_CHECKING
 
@@ -89,8 +92,9 @@ class BinaryPrefixComparator(ByteArrayComparable):
 class RegexStringComparator(ByteArrayComparable):
     """A regular expression searched (Matcher.find, not matches) in the data decoded as
     UTF-8, with DOTALL by default, as HBase's Java engine does. Java's syntax and defaults
-    (nested classes, `&&`, ASCII `\\w` and case folding, ...) as hsim.filters.java_regex
-    reads them."""
+    (nested classes, `&&`, ASCII `\\w`, ...) as hsim.filters.java_regex reads them, matched
+    within the request's time budget (hsim.filters.regex_budget: a runaway pattern raises
+    TimeoutIOError)."""
 
     type_name = "regexstring"
 
@@ -99,17 +103,25 @@ class RegexStringComparator(ByteArrayComparable):
         super().__init__(expr.encode("utf-8"))
         self.expr = expr
         self.charset = charset
-        self._search = compile_java(expr, flags).search
+        pattern, sets = java_regex.translate(expr)
+        try:
+            self._match = regex_budget.Matcher(pattern, flags, sets=sets)
+        except (re.error, regex.error) as e:  # Java: PatternSyntaxException
+            raise InvalidArgumentError(f"Invalid regular expression {expr!r}: {e}") from None
+
+    def _found(self, data: bytes) -> bool:
+        """Matcher.find over the decoded value, within the request's regex budget."""
+        return self._match(data.decode(self.charset, "replace")) is not None
 
     def compare_to(self, data: bytes) -> int:
-        return 0 if self._search(data.decode(self.charset, "replace")) else 1
+        return 0 if self._found(data) else 1
 
     def out_predicate(self, op: CompareOperator) -> Callable[[bytes], bool] | None:
-        search, charset = self._search, self.charset
+        found = self._found
         if op is CompareOperator.EQUAL:
-            return lambda data: search(data.decode(charset, "replace")) is None
+            return lambda data: not found(data)
         if op is CompareOperator.NOT_EQUAL:
-            return lambda data: search(data.decode(charset, "replace")) is not None
+            return found
         return None
 
     def __repr__(self) -> str:

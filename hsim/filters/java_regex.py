@@ -28,7 +28,7 @@ import re
 
 import regex
 
-from hsim.errors import FilterParseError, InvalidArgumentError
+from hsim.errors import FilterParseError
 
 _POSIX = {
     "Lower": "a-z",
@@ -54,28 +54,6 @@ _WORD = "a-zA-Z_0-9"
 _SHORTHAND = {"w": _WORD, "d": "0-9", "s": " \\t\\n\\x0B\\f\\r"}
 _BOUNDARY = f"(?:(?<=[{_WORD}])(?![{_WORD}])|(?<![{_WORD}])(?=[{_WORD}]))"
 
-# `re`'s flag values, which callers pass (re.DOTALL is HBase's default), are `regex`'s too.
-_ENGINE_FLAGS = regex.V1
-
-
-def compile_java(expr: str, flags: int = re.DOTALL):
-    """The compiled pattern for a Java regular expression, or InvalidArgumentError (Java's
-    PatternSyntaxException is an IllegalArgumentException) / FilterParseError.
-
-    Python's `re` runs it when it can, as it reads the translation the same way and searches
-    several times faster (BENCHMARKS.md, "Java regular expressions"); `regex` VERSION1 runs a
-    pattern with set operations (nested classes, `&&`) or what `re` does not know
-    (`\\p{L}`, scripts)."""
-    pattern, sets = _translate(expr)
-    if not sets:
-        try:
-            return re.compile(pattern, int(flags))
-        except re.error:
-            pass
-    try:
-        return regex.compile(pattern, int(flags) | _ENGINE_FLAGS)
-    except regex.error as e:
-        raise InvalidArgumentError(f"Invalid regular expression {expr!r}: {e}") from None
 
 
 def _escape(expr: str, i: int, in_class: bool) -> tuple[str, int] | None:
@@ -120,11 +98,12 @@ def _escape(expr: str, i: int, in_class: bool) -> tuple[str, int] | None:
 def java_regex_to_python(expr: str) -> str:
     """Rewrite the Java-only constructs listed in the module docstring; leave the rest;
     refuse, with FilterParseError, what `regex` cannot run the same way."""
-    return _translate(expr)[0]
+    return translate(expr)[0]
 
 
-def _translate(expr: str) -> tuple[str, bool]:
-    """The rewritten pattern, and whether it uses set operations (only `regex` runs those)."""
+def translate(expr: str) -> tuple[str, bool]:
+    """The rewritten pattern, and whether it uses set operations, which only `regex`'s
+    VERSION1 runs (hsim.filters.regex_budget.Matcher chooses the engine)."""
     sets = False
     out = []
     i, n = 0, len(expr)

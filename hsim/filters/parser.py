@@ -16,6 +16,10 @@ Two quirks of HBase's parser are kept on purpose (a string hsim accepts must wor
     level and discards the next one, so "(A OR B AND C)" or "(A AND SKIP B)" fail with
     "Mismatched parenthesis" while the same without parentheses parses.
 
+Two limits are hsim's own (docs/limits.md): a filter string of at most MAX_FILTER_LENGTH bytes
+and a filter tree at most MAX_FILTER_DEPTH deep (`SKIP` x 1000 would overflow Python's stack
+where Java's takes it).
+
 Errors are FilterParseError (IllegalArgumentException): HBase's message, the position
 (a byte offset into the UTF-8 string) and, where HBase is terse, what was expected.
 """
@@ -72,6 +76,11 @@ _MISMATCHED_GROUP = (
     "the tighter-binding part"
 )
 _INT_MIN, _INT_MAX = -(1 << 31), (1 << 31) - 1
+#: The longest filter string parsed (bytes, UTF-8), and the deepest filter tree built (a simple
+#: filter is 1 deep; each FilterList, SKIP or WHILE around it adds one). Both are hsim's limits:
+#: HBase bounds a filter string only by the request size, and Java's stack takes deeper trees.
+MAX_FILTER_LENGTH = 1 << 20
+MAX_FILTER_DEPTH = 100
 
 
 class _ArgError(Exception):
@@ -82,8 +91,11 @@ def parse_filter(filter_string: str | bytes) -> Filter:
     """Parse a filter string as ParseFilter.parseFilterString does; FilterParseError if bad."""
     buf = utf8(filter_string, "filter") if isinstance(filter_string, str) else bytes(filter_string)
     n = len(buf)
+    if n > MAX_FILTER_LENGTH:
+        raise FilterParseError(f"Filter string of {n} bytes is longer than {MAX_FILTER_LENGTH} "
+                               "bytes (an hsim limit)")
     ops: list[tuple[str, int]] = []  # operators and '(' with their positions
-    stack: list[tuple[object, int]] = []  # filters with the position they start at
+    stack: list[tuple[object, int, int]] = []  # filters: where they start, how deep
     i = 0
     while i < n:
         ch = buf[i]
@@ -112,14 +124,14 @@ def parse_filter(filter_string: str | bytes) -> Filter:
                     top = ops.pop()[0]
         else:
             expr = _extract_simple_expression(buf, i)
-            stack.append((_parse_simple_expression(expr, i), i))
+            stack.append((_parse_simple_expression(expr, i), i, 1))
             i += len(expr) - 1
         i += 1
     while ops:
         stack.append(_pop_arguments(ops, stack))
     if not stack:
         raise _error("Incorrect Filter String: no filter", 0)
-    filt, _ = stack.pop()
+    filt = stack.pop()[0]
     if stack:
         raise _error("Incorrect Filter String: two filters with no AND/OR between them",
                      stack[-1][1])
@@ -173,31 +185,43 @@ def _reduce(ops, stack, op: str) -> None:
 
 
 def _pop_arguments(ops, stack):
+    """Apply the operator on top of `ops` to the filters it takes from `stack`; returns the
+    new stack entry (filter, position, nesting depth)."""
     op, pos = ops[-1]
     if op in ("AND", "OR"):
-        filters = []
+        taken = []  # the operands, last first (appended, then reversed: linear in their count)
         while ops and ops[-1][0] == op:
             if not stack:
                 raise _error(f"Incorrect input string - an {op} needs two filters", ops[-1][1])
-            filters.insert(0, stack.pop()[0])
+            taken.append(stack.pop())
             pos = ops.pop()[1]
         if not stack:
             raise _error(f"Incorrect input string - an {op} needs two filters", pos)
-        first, start = stack.pop()
-        filters.insert(0, first)
+        taken.append(stack.pop())
+        taken.reverse()
+        depth = _deeper(max(d for _, _, d in taken), taken[0][1])
         operator = FilterList.MUST_PASS_ALL if op == "AND" else FilterList.MUST_PASS_ONE
-        return FilterList(operator, filters), start
+        return FilterList(operator, [f for f, _, _ in taken]), taken[0][1], depth
     if op in ("SKIP", "WHILE"):
         if not stack:
             raise _error(f"Incorrect input string - a {op} wraps a filter", pos)
-        wrapped, _ = stack.pop()
+        wrapped, _, depth = stack.pop()
         ops.pop()
-        return (SkipFilter(wrapped) if op == "SKIP" else WhileMatchFilter(wrapped)), pos
+        wrapper = SkipFilter(wrapped) if op == "SKIP" else WhileMatchFilter(wrapped)
+        return wrapper, pos, _deeper(depth, pos)
     # '(' left open at the end of the string: HBase takes the filter inside as it is.
     if not stack:
         raise _error("Incorrect Filter String: '(' with no filter after it", pos)
     ops.pop()
     return stack.pop()
+
+
+def _deeper(depth: int, pos: int) -> int:
+    """One more level of FilterList / SKIP / WHILE around filters `depth` deep."""
+    if depth >= MAX_FILTER_DEPTH:
+        raise _error(f"Filter nested more than {MAX_FILTER_DEPTH} levels deep (an hsim limit: "
+                     "filters are evaluated recursively)", pos)
+    return depth + 1
 
 
 # --- one simple filter expression -----------------------------------------------------------

@@ -3,6 +3,8 @@ MemStore accounting, and counts requests. Splits it decides on are carried out b
 
 from __future__ import annotations
 
+from hsim.filters import regex_budget
+
 
 class RegionServer:
     def __init__(self, index: int, config, master, start_code: int = 0):
@@ -73,7 +75,11 @@ class RegionServer:
         """One Get RPC: the region reads, the server counts one read request."""
         if region.server is not self:
             self._not_serving(region)
-        cells = region.get(row, queries, now, io, filt, max_versions, limits)
+        if filt is None:  # no filter, no regex: no budget to keep
+            cells = region.get(row, queries, now, io, filt, max_versions, limits)
+        else:
+            with regex_budget.scope(self.config.regex_budget_ms):
+                cells = region.get(row, queries, now, io, filt, max_versions, limits)
         self.read_rpcs += 1
         self.read_requests += 1
         return cells
@@ -89,7 +95,11 @@ class RegionServer:
 
     def scan(self, scanner, want: int) -> list:
         """One scanner batch (a Scan RPC): up to `want` rows, each counted as a read request."""
-        rows = scanner.next_rows(want)
+        if scanner.filt is None:
+            rows = scanner.next_rows(want)
+        else:
+            with regex_budget.scope(self.config.regex_budget_ms):
+                rows = scanner.next_rows(want)
         self.read_rpcs += 1
         self.read_requests += len(rows)
         return rows

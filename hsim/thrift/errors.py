@@ -57,11 +57,13 @@ class Escaped(Exception):
         self.cause = cause
 
 
-def rpc(catches_illegal_argument: bool = False):
+def rpc(catches_illegal_argument: bool = False, locked: bool = True):
     """Run a handler method as one request of the cluster, and map what it raises onto what
     HBase's handler sends for that method.
     `catches_illegal_argument`: the Java method turns IllegalArgumentException into
-    IllegalArgument (otherwise it escapes as an internal error)."""
+    IllegalArgument (otherwise it escapes as an internal error).
+    `locked=False`: the method takes `cluster.request()` itself, after the work that needs no
+    lock (parsing a filter string), so that work holds up no other client."""
 
     def wrap(fn):
         api = fn.__name__
@@ -70,6 +72,8 @@ def rpc(catches_illegal_argument: bool = False):
         def call(self, *args):
             self.faults.check(api)
             try:
+                if not locked:
+                    return fn(self, *args)
                 with self.cluster.request():  # one Thrift call is one request: one clock tick
                     return fn(self, *args)
             except _DECLARED:

@@ -22,6 +22,7 @@ from thriftpy2.thrift import TApplicationException
 from hsim.client.batch import Mutation
 from hsim.durability import Durability
 from hsim.errors import HsimError, InvalidArgumentError, TableNotFoundError, UnknownRegionError
+from hsim.filters.parser import parse_filter
 from hsim.regions.region import check_row
 from hsim.client import validation
 from hsim.thrift import columns as cols
@@ -30,7 +31,7 @@ from hsim.thrift.errors import Escaped, rpc
 from hsim.thrift.faults import Faults
 from hsim.thrift.idl import LATEST_TIMESTAMP, ttypes
 from hsim.thrift.results import java_order, row_result, tcells
-from hsim.thrift.scanners import Scanners
+from hsim.thrift.scanners import MAX_SCANNERS, MAX_SCANNERS_PER_CONNECTION, Scanners
 
 _HREGION_VERSION = 1  # ThriftHBaseServiceHandler.HREGION_VERSION
 
@@ -70,14 +71,21 @@ class HbaseHandler:
     """Serves one cluster. Thread-safe: each native call takes the cluster's lock, and open
     scanners are read region by region in batches."""
 
-    def __init__(self, cluster):
+    def __init__(self, cluster, max_scanners: int = MAX_SCANNERS,
+                 max_scanners_per_connection: int = MAX_SCANNERS_PER_CONNECTION):
         self.cluster = cluster
         self.admin = cluster.admin
-        self.scanners = Scanners(cluster.config.scanner_timeout_ms)
+        self.scanners = Scanners(cluster.config.scanner_timeout_ms, max_scanners,
+                                 max_scanners_per_connection)
         self.faults = Faults()  # failure injection: faults.fail_next(n, "ioerror"|"disconnect")
 
     def _table(self, name):
         return self.cluster.table(_table_name(name))
+
+    def connection(self):
+        """`with handler.connection():` around the calls of one client connection, so that
+        scanners count against that connection's cap (and are not left behind by it)."""
+        return self.scanners.connection()
 
     # --- tables -------------------------------------------------------------------------------
     @rpc()
@@ -341,12 +349,17 @@ class HbaseHandler:
         self._table(tableName).delete_row(row, timestamp=timestamp)
 
     # --- scanners -------------------------------------------------------------------------------
-    @rpc()
+    @rpc(locked=False)
     def scannerOpenWithScan(self, tableName, scan, attributes):
-        return self._open(tableName, start=scan.startRow, stop=scan.stopRow,
-                          columns=scan.columns, timestamp=scan.timestamp,
-                          caching=scan.caching, batch=scan.batchSize, filter=scan.filterString,
-                          reversed=bool(scan.reversed), sort_columns=bool(scan.sortColumns))
+        # ParseFilter runs in the handler thread before the scan reaches a region: a long
+        # filter string costs its own request, not the cluster lock every client waits on
+        self.scanners.check_room()
+        filt = parse_filter(scan.filterString) if scan.filterString else None
+        with self.cluster.request():
+            return self._open(tableName, start=scan.startRow, stop=scan.stopRow,
+                              columns=scan.columns, timestamp=scan.timestamp,
+                              caching=scan.caching, batch=scan.batchSize, filter=filt,
+                              reversed=bool(scan.reversed), sort_columns=bool(scan.sortColumns))
 
     # The other scannerOpen* calls of Hbase.thrift: each passes some of the Scan's fields, named
     # here in the order they come after tableName (attributes, last, are not used).
@@ -361,6 +374,7 @@ class HbaseHandler:
     def _open(self, table_name, start=None, stop=None, prefix=None, columns=None,
               timestamp=None, caching=None, batch=None, filter=None, reversed=False,
               sort_columns=False) -> int:
+        self.scanners.check_room()  # before anything is read
         table = self._table(table_name)
         if batch is not None and batch <= 0:
             batch = None  # Scan.setBatch(n <= 0): no batching
@@ -368,7 +382,7 @@ class HbaseHandler:
             start_row=start, stop_row=stop, row_prefix=prefix, columns=cols.select(columns),
             time_range=None if timestamp is None else _upto(timestamp), filter=filter,
             reversed=reversed, caching=caching if caching and caching > 0 else 1000,
-            batch=batch)
+            batch=batch, lazy=True)  # HBase 2's getScanner reads nothing until next()
         return self.scanners.add(rows, sort_columns)
 
     @rpc()

@@ -4,6 +4,7 @@ other Thrift-1 client (they connect as to HBase's own `hbase thrift start`).
     hsim serve [--host 127.0.0.1] [--port 9090] [--servers N] [--transport buffered|framed]
                [--protocol binary|compact] [--config JSON|FILE] [--clock system|tick|manual]
                [--max-connections N] [--max-message-size BYTES] [--max-frame-size BYTES]
+               [--max-scanners N] [--max-scanners-per-connection N]
                [--ui-port [PORT]] [--ui-bind HOST]
 
 Binds to loopback unless told otherwise. The first line printed says the address it listens on
@@ -20,6 +21,7 @@ import signal
 import sys
 
 from hsim.suggest import SuggestingParser
+from hsim.thrift.scanners import MAX_SCANNERS, MAX_SCANNERS_PER_CONNECTION
 from hsim.thrift.server import (MAX_CONNECTIONS, MAX_FRAME_SIZE, MAX_MESSAGE_SIZE, PROTOCOLS,
                                TRANSPORTS)
 
@@ -41,9 +43,7 @@ def _config(text: str | None):
     unknown = sorted(set(fields) - set(Config.__dataclass_fields__))
     if unknown:
         raise ValueError(f"unknown Config field(s): {', '.join(unknown)}")
-    if scale is not None and (not isinstance(scale, (int, float)) or scale <= 0):
-        raise ValueError(f"scale must be a positive number, not {scale!r}")
-    config = Config(**fields)
+    config = Config(**fields)  # each field's type and range checked (InvalidArgumentError)
     return config.scaled(scale) if scale is not None else config
 
 
@@ -81,6 +81,11 @@ def _parser() -> argparse.ArgumentParser:
                    metavar="BYTES")
     p.add_argument("--max-connections", type=_int_in(1), default=MAX_CONNECTIONS, metavar="N",
                    help="open connections at most; more are closed at once (default 1000)")
+    p.add_argument("--max-scanners", type=_int_in(1), default=MAX_SCANNERS, metavar="N",
+                   help="open Thrift scanners at most, server-wide (default 1000)")
+    p.add_argument("--max-scanners-per-connection", type=_int_in(1),
+                   default=MAX_SCANNERS_PER_CONNECTION, metavar="N",
+                   help="open Thrift scanners at most per client connection (default 100)")
     p.add_argument("--fail-next", type=int, default=0, metavar="N",
                    help="failure injection: the first N calls fail (see --fail-kind)")
     p.add_argument("--fail-kind", choices=("ioerror", "disconnect"), default="ioerror",
@@ -106,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         config = _config(args.config)
-    except (ValueError, TypeError, OSError) as e:
+    except (ValueError, TypeError, OSError, ArithmeticError, RecursionError) as e:
         parser.error(f"argument --config: {e}")  # exits 2 with the usage line
     clock = CLOCKS[args.clock]()
     from hsim.errors import HsimError
@@ -120,7 +125,9 @@ def main(argv: list[str] | None = None) -> int:
     server = ThriftServer(cluster, host=args.host, port=args.port, transport=args.transport,
                           protocol=args.protocol, max_message_size=args.max_message_size,
                           max_frame_size=args.max_frame_size,
-                          max_connections=args.max_connections)
+                          max_connections=args.max_connections,
+                          max_scanners=args.max_scanners,
+                          max_scanners_per_connection=args.max_scanners_per_connection)
     server.handler.faults.fail_next(max(args.fail_next, 0), args.fail_kind)
     try:
         server.bind()

@@ -5,7 +5,9 @@ A connection that sends garbage, a truncated frame, an oversized frame or messag
 away mid-call is closed; the server and every other connection carry on. Limits are HBase's:
 a frame may hold at most hbase.regionserver.thrift.framed.max_frame_size_in_mb (2 MB), and a
 message at most libthrift's TConfiguration.DEFAULT_MAX_MESSAGE_SIZE (100 MB). Idle connections
-are dropped after hbase.thrift.server.socket.read.timeout (60 s).
+are dropped after hbase.thrift.server.socket.read.timeout (60 s). Each request is read whole
+and its declared sizes checked before it is decoded (hsim.thrift.wire), so no request can make
+the server walk more than the bytes it sent.
 """
 
 from __future__ import annotations
@@ -16,12 +18,15 @@ import socket
 import threading
 
 from thriftpy2.protocol import TBinaryProtocol, TCompactProtocol
+from thriftpy2.protocol.exc import TProtocolException
 from thriftpy2.thrift import TProcessor
-from thriftpy2.transport import (TCyBufferedTransport, TCyFramedTransport, TSocket,
-                                 TTransportException)
+from thriftpy2.transport import (TCyBufferedTransport, TCyFramedTransport, TCyMemoryBuffer,
+                                 TSocket, TTransportException)
 
 from hsim.thrift.handler import HbaseHandler
 from hsim.thrift.idl import Hbase
+from hsim.thrift.scanners import MAX_SCANNERS, MAX_SCANNERS_PER_CONNECTION
+from hsim.thrift.wire import RequestReader
 
 log = logging.getLogger("hsim.thrift")
 
@@ -31,58 +36,7 @@ MAX_FRAME_SIZE = 2 * 1024 * 1024
 MAX_MESSAGE_SIZE = 100 * 1024 * 1024
 READ_TIMEOUT_MS = 60_000
 MAX_CONNECTIONS = 1000  # hbase.thrift.maxWorkerThreads' default
-# TTransportException's NEGATIVE_SIZE / SIZE_LIMIT codes (Apache Thrift's Python library);
-# thriftpy2 lacks the names, so they are spelled here.
-NEGATIVE_SIZE, SIZE_LIMIT = 5, 6
 ACCEPT_BACKOFF_S = (0.01, 1.0)  # first and longest pause when accept() runs out of descriptors
-
-
-class _GuardedSocket(TSocket):
-    """The accepted socket, counting what a request reads so that a huge declared string,
-    container or frame is refused before it is read (thriftpy2 itself has no limits)."""
-
-    def __init__(self, sock, framed: bool, max_message: int, max_frame: int):
-        super().__init__(sock=sock)
-        self.framed = framed
-        self.max_message = max_message
-        self.max_frame = max_frame
-        self.count = 0
-        self._frame_left = 0
-        self._header = b""
-
-    def read(self, sz):
-        data = super().read(sz)
-        self.count += len(data)
-        if self.count > self.max_message:
-            raise TTransportException(SIZE_LIMIT, "MaxMessageSize reached")
-        if self.framed:
-            self._check_frames(data)
-        return data
-
-    def _check_frames(self, data: bytes) -> None:
-        """Follow the frame headers through the stream (TFramedTransport.readFrame's check)."""
-        i, n = 0, len(data)
-        while i < n:
-            if self._frame_left:
-                step = min(self._frame_left, n - i)
-                self._frame_left -= step
-                i += step
-                continue
-            need = 4 - len(self._header)
-            self._header += data[i:i + need]
-            i += need
-            if len(self._header) < 4:
-                return
-            size = int.from_bytes(self._header, "big", signed=True)
-            self._header = b""
-            if size < 0:
-                raise TTransportException(NEGATIVE_SIZE,
-                                          f"Read a negative frame size ({size})!")
-            if size > self.max_frame:
-                raise TTransportException(
-                    SIZE_LIMIT,
-                    f"Frame size ({size}) larger than max length ({self.max_frame})!")
-            self._frame_left = size
 
 
 class ThriftServer:
@@ -97,13 +51,14 @@ class ThriftServer:
                  transport: str = "buffered", protocol: str = "binary",
                  max_message_size: int = MAX_MESSAGE_SIZE, max_frame_size: int = MAX_FRAME_SIZE,
                  read_timeout_ms: int | None = READ_TIMEOUT_MS,
-                 max_connections: int = MAX_CONNECTIONS):
+                 max_connections: int = MAX_CONNECTIONS, max_scanners: int = MAX_SCANNERS,
+                 max_scanners_per_connection: int = MAX_SCANNERS_PER_CONNECTION):
         if transport not in TRANSPORTS:
             raise ValueError(f"transport must be one of {', '.join(TRANSPORTS)}")
         if protocol not in PROTOCOLS:
             raise ValueError(f"protocol must be one of {', '.join(PROTOCOLS)}")
         self.cluster = cluster
-        self.handler = HbaseHandler(cluster)
+        self.handler = HbaseHandler(cluster, max_scanners, max_scanners_per_connection)
         self.processor = TProcessor(Hbase, self.handler)
         self.host, self.port = host, port
         self.transport, self.protocol = transport, protocol
@@ -224,17 +179,20 @@ class ThriftServer:
     def _serve_client(self, sock: socket.socket) -> None:
         sock.settimeout(self.read_timeout)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        guard = _GuardedSocket(sock, self.transport == "framed", self.max_message_size,
-                               self.max_frame_size)
-        trans = TRANSPORTS[self.transport](guard)
-        prot = PROTOCOLS[self.protocol](trans)
+        reader = RequestReader(sock, self.transport == "framed", self.protocol == "compact",
+                               self.max_message_size, self.max_frame_size)
+        protocol = PROTOCOLS[self.protocol]
+        oprot = protocol(TRANSPORTS[self.transport](TSocket(sock=sock)))  # replies
         try:
-            while not self._stopped.is_set():
-                guard.count = 0
-                self.processor.process(prot, prot)
+            with self.handler.connection():
+                while not self._stopped.is_set():
+                    request = protocol(TCyMemoryBuffer(reader.next()))
+                    self.processor.process(request, oprot)
         except TTransportException as e:
             if e.type != TTransportException.END_OF_FILE:
                 log.info("closing a connection: %s", e.message)
+        except TProtocolException as e:  # refused by RequestReader before decoding
+            log.info("closing a connection: %s", e.message)
         except OSError:
             pass  # reset by the peer, timed out, or shut down by stop()
         except Exception as e:  # garbage on the wire: a protocol error

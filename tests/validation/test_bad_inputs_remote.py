@@ -221,9 +221,9 @@ SERVE_CASES = [
     ("config-wrong-type", ["--config", '{"memstore_flush_size": "x"}'],
      "Config field memstore_flush_size must be int, not str"),
     ("config-negative", ["--config", '{"blocking_store_files": -1}'],
-     "Config field blocking_store_files must not be negative"),
+     r"Config field blocking_store_files must be in \[1, 2147483647\], not -1"),
     ("config-not-object", ["--config", "[1]"], "must be a JSON object"),
-    ("config-bad-scale", ["--config", '{"scale": 0}'], "scale must be a positive number"),
+    ("config-bad-scale", ["--config", '{"scale": 0}'], "scale must be a positive finite number"),
     ("config-bad-policy", ["--config", '{"flush_policy": "x"}'], "unknown flush_policy"),
     ("unknown-flag", ["--bogus"], "unrecognized arguments: --bogus"),
 ]

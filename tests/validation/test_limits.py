@@ -12,7 +12,8 @@ from thriftpy2.transport import TTransportException
 
 import hsim
 from hsim.thrift.scanners import Scanners
-from hsim.thrift.server import SIZE_LIMIT, ThriftServer, _GuardedSocket
+from hsim.thrift.server import ThriftServer
+from hsim.thrift.wire import SIZE_LIMIT, RequestReader
 
 LONG_MAX = (1 << 63) - 1
 
@@ -127,16 +128,18 @@ def test_connection_cap_refuses_clearly(cluster):
 def test_frame_guard_refuses_big_and_negative_frames():
     a, b = socket.socketpair()
     try:
-        guard = _GuardedSocket(a, framed=True, max_message=1 << 20, max_frame=1024)
+        guard = RequestReader(a, framed=True, compact=False, max_message=1 << 20,
+                              max_frame=1024)
         b.sendall(struct.pack(">i", 2048))
-        with pytest.raises(Exception) as info:
-            guard.read(4)
+        with pytest.raises(TTransportException) as info:
+            guard.next()
         assert info.value.type == SIZE_LIMIT
         assert "Frame size (2048) larger than max length (1024)!" in info.value.message
-        guard2 = _GuardedSocket(b, framed=True, max_message=1 << 20, max_frame=1024)
+        guard2 = RequestReader(b, framed=True, compact=False, max_message=1 << 20,
+                               max_frame=1024)
         a.sendall(struct.pack(">i", -5))
-        with pytest.raises(Exception, match="negative frame size"):
-            guard2.read(4)
+        with pytest.raises(TTransportException, match="negative frame size"):
+            guard2.next()
     finally:
         a.close()
         b.close()
