@@ -125,7 +125,8 @@ def read_entries(buf, pos: int, end: int) -> tuple[list, WALDamage | None]:
             return out, WALDamage(pos, "torn", "the bytes end inside its header", end - pos)
         n, check, crc = unpack(buf, pos)
         if n ^ check != _MASK:
-            return out, WALDamage(pos, "corrupt", "its length check does not match", end - pos)
+            return out, WALDamage(pos, "corrupt", "its length check does not match", end - pos,
+                                  _intact_after_bad_length(buf, pos, n, check, crc, end))
         stop = pos + _FRAME.size + n
         if stop > end:
             return out, WALDamage(pos, "torn", f"the bytes end {end - pos - _FRAME.size} bytes "
@@ -141,6 +142,16 @@ def read_entries(buf, pos: int, end: int) -> tuple[list, WALDamage | None]:
         out.append(entry)
         pos = stop
     return out, None
+
+
+def _intact_after_bad_length(buf, pos: int, n: int, check: int, crc: int, end: int) -> int:
+    """After an entry whose length or length check was hit: the intact entries following it,
+    found from whichever of the two its checksum confirms (0 if neither)."""
+    for length in (n, check ^ _MASK):
+        stop = pos + _FRAME.size + length
+        if stop <= end and crc32c(bytes(buf[pos + _FRAME.size:stop])) == crc:
+            return _intact_after(buf, stop, end)
+    return 0
 
 
 def _intact_after(buf, pos: int, end: int) -> int:
