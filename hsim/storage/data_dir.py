@@ -301,7 +301,8 @@ class DataDir:
         live = {srv.name for srv in master.servers}
         for name in list(self._servers):
             if name not in live:  # aborted: its WALs were split and their edits flushed
-                self._move_archived(name, everything=True)
+                if not _replay_unflushed(master, self._servers[name]):
+                    self._move_archived(name, everything=True)
             else:
                 self._move_archived(name)
 
@@ -425,6 +426,18 @@ class DataDir:
         for st in self._wals.values():
             os.close(st[0])
         self._wals = {}
+
+
+def _replay_unflushed(master, wal) -> bool:
+    """Whether an aborted server's WAL still holds edits its regions' new servers have not
+    flushed (a replay whose flush the disk refused): then its files stay until they are."""
+    regions = {r.encoded_name: r for st in master.tables.values() for r in st.locator.regions}
+
+    def lowest(encoded: str) -> int:
+        r = regions.get(encoded)
+        return r.lowest_unflushed_seq() if r is not None else 1 << 63
+
+    return any(not wal.archivable(f, lowest) for f in wal.files)
 
 
 def _desc_token(st) -> tuple:

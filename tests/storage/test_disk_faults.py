@@ -242,3 +242,44 @@ def test_reopen_on_a_full_disk_refuses_and_leaves_nothing_behind(tmp_path, monke
     c2 = _cluster(tmp_path)
     assert _visible(c2) == acked
     c2.close()
+
+
+def test_region_server_abort_whose_replay_cannot_flush_keeps_the_dead_wal(tmp_path, monkeypatch):
+    """abort_region_server on a full disk: the replayed edits stay in the new server's
+    MemStore, and the dead server's WAL stays on disk until they are flushed."""
+    c = hsim.Cluster(2, config=hsim.Config(**CFG), data_dir=tmp_path)
+    c.admin.create_table("t", ["f"], split_keys=[b"m"])
+    t = c.table("t")
+    acked = {}
+    for i in range(20):
+        row = b"%c%03d" % (b"am"[i % 2], i)
+        t.put(row, {b"f:q": b"v%d" % i})
+        acked[row] = b"v%d" % i
+    dead = c.region_servers[0].name
+    left = _hfile_writes_fail(monkeypatch, times=10)
+    report = c.abort_region_server(0)  # no exception: the failed flush is retried later
+    assert report.edits_replayed == 10 and left[0] < 10
+    assert _visible(c) == acked
+    assert os.listdir(tmp_path / "WALs" / dead)  # still needed
+    left[0] = 0  # space again
+    crash(c)
+    c2 = hsim.Cluster(2, config=hsim.Config(**CFG), data_dir=tmp_path)
+    assert _visible(c2) == acked
+    c2.admin.flush("t")
+    c2.close()
+    assert not (tmp_path / "WALs" / dead).exists()
+
+
+def test_dead_wal_goes_once_the_replayed_edits_are_flushed(tmp_path, monkeypatch):
+    c = hsim.Cluster(2, config=hsim.Config(**CFG), data_dir=tmp_path)
+    c.admin.create_table("t", ["f"], split_keys=[b"m"])
+    c.table("t").put(b"a", {b"f:q": b"1"})
+    dead = c.region_servers[0].name
+    left = _hfile_writes_fail(monkeypatch, times=10)
+    c.abort_region_server(0)
+    assert (tmp_path / "WALs" / dead).exists()
+    left[0] = 0
+    c.admin.flush("t")
+    assert not (tmp_path / "WALs" / dead).exists()
+    assert _visible(c) == {b"a": b"1"}
+    c.close()
