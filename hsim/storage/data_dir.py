@@ -408,7 +408,9 @@ class DataDir:
 
     # --- close ---------------------------------------------------------------------------------
     def close(self, master) -> None:
-        """A clean shutdown: every region flushed (HRegion.close), then the WALs archived."""
+        """A clean shutdown: every region flushed (HRegion.close), then the WALs archived. If
+        the disk refuses a write (a flush's file, metadata) this raises and archives nothing:
+        the WALs stay for a later close or the next open's replay."""
         now = master.clock.now()
         for st in master.tables.values():
             for r in st.locator.regions:
@@ -416,7 +418,12 @@ class DataDir:
                     r.flush(now, force_all=True)
         for srv in master.servers:
             srv.wal.sync(now)
-        self.checkpoint(master)
+        try:
+            self._checkpoint(master)
+        except OSError as e:
+            self._fingerprint = None
+            raise DiskIOError(f"cannot close data directory {self.root}: a write failed, its "
+                              f"WALs are kept: {e}") from None
         for name in list(self._servers):
             self._move_archived(name, everything=True)
         self._close_wal_files()

@@ -41,9 +41,9 @@ def write_at(fd: int, data, offset: int) -> None:
 
 def write_file(path: str, data: bytes, tmp_dir: str) -> None:
     """Write `data` to `tmp_dir`, fsync it, then rename it to `path` (whose directory is made
-    if missing). On failure nothing is left in `tmp_dir` and `path` is untouched."""
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    os.makedirs(tmp_dir, exist_ok=True)
+    if missing). On failure nothing is left: not the .tmp file, not a directory this call
+    made (a region directory without its .regioninfo would not open), and `path` untouched."""
+    made = _makedirs(os.path.dirname(path)) + _makedirs(tmp_dir)
     tmp = os.path.join(tmp_dir, os.path.basename(path))
     try:
         fd = open_file(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
@@ -55,7 +55,23 @@ def write_file(path: str, data: bytes, tmp_dir: str) -> None:
         os.replace(tmp, path)
     except OSError:
         _remove(tmp)
+        for d in sorted(made, key=len, reverse=True):
+            try:
+                os.rmdir(d)  # only if empty
+            except OSError:
+                pass
         raise
+
+
+def _makedirs(d: str) -> list:
+    """os.makedirs, returning the directories it made."""
+    missing = []
+    while d and not os.path.isdir(d):
+        missing.append(d)
+        d = os.path.dirname(d)
+    for m in reversed(missing):
+        os.makedirs(m, exist_ok=True)
+    return missing
 
 
 def truncate(fd: int, size: int) -> None:
