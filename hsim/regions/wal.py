@@ -67,7 +67,7 @@ class WAL:
     def _new_file(self, now: int) -> None:
         self.current = WALFile(f"{self.prefix}.{now}.{len(self.files) + len(self.archived)}", now)
         self.files.append(self.current)
-        self.synced = 0
+        self.synced = len(MAGIC)  # the header needs no sync of its own: it goes with the first
 
     # --- appends -------------------------------------------------------------------------------
     def append(self, region: str, seq: int, now: int, cells: list, durability: int) -> None:

@@ -241,7 +241,7 @@ class DataDir:
         for r in list(srv.regions.values()):
             r.set_block_cache(r.block_cache)  # its stores write through the sink from now on
         for f in wal.files:  # what was synced before the sink was set
-            if f.size > len(MAGIC) and (f is not wal.current or wal.synced):
+            if f.size > len(MAGIC) and (f is not wal.current or wal.synced > len(MAGIC)):
                 wal.sink(f, 0, False)
 
     def _wal_sink(self, server: str):
@@ -250,18 +250,24 @@ class DataDir:
         wals = self._wals
 
         def sink(f, start: int, fsync: bool) -> None:
-            st = wals.get((server, f.name))
-            if st is None:
-                d = wal_dir(self.root, server)
-                os.makedirs(d, exist_ok=True)
-                fd = fs.open_file(os.path.join(d, f.name), os.O_WRONLY | os.O_CREAT)
-                st = wals[(server, f.name)] = [fd, f]
+            key = (server, f.name)
+            st = wals.get(key)
+            new = st is None
+            if new:  # the file's first write: its header too
+                path = os.path.join(wal_dir(self.root, server), f.name)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                st = wals[key] = [fs.open_file(path, os.O_WRONLY | os.O_CREAT), f]
+                start = 0
             try:
                 fs.write_at(st[0], f.buf[start:], start)
                 if fsync:
                     fs.fsync(st[0])
             except OSError:
-                fs.truncate(st[0], start)
+                if new:  # leave no file: the next sync makes it again
+                    os.close(wals.pop(key)[0])
+                    os.remove(path)
+                else:
+                    fs.truncate(st[0], start)
                 raise
 
         return sink
