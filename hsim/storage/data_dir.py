@@ -37,6 +37,7 @@ from hsim.errors import (
 from hsim.regions.wal_codec import MAGIC, read_wal_file
 from hsim.storage import fs, layout
 from hsim.storage.layout import family_dir_name, table_dir, wal_dir, write_atomic
+from hsim.storage.wal_writer import WALWriter
 
 
 def _read(path: str) -> bytes:
@@ -175,18 +176,22 @@ class DataDir:
         store's files, and flush them; then the old WALs go to oldWALs (a corrupt one to
         corrupt/). If the disk refuses a write on the way, every path the open created is
         removed and DiskIOError raised: the directory is as it was, its WALs still to replay."""
-        before = _paths(self.root)
+        before = fs.paths_under(self.root)
         try:
             self._restore(master)
         except (OSError, DiskIOError) as e:
             self._close_wal_files()
-            _remove_new(self.root, before)
+            fs.remove_new(self.root, before)
             why = e.message if isinstance(e, DiskIOError) else str(e)
             raise DiskIOError(f"cannot open data directory {self.root}: a write failed, nothing "
                               f"was changed: {why}") from None
         corrupt = {p for p, d in self.wal_damage if d.kind == "corrupt"}
-        for d in self.old_wal_dirs:
-            _archive_wal_dir(self.root, d, corrupt)
+        try:
+            for d in self.old_wal_dirs:
+                _archive_wal_dir(self.root, d, corrupt)
+        except OSError as e:  # their edits are in store files now: replaying again is harmless
+            log.warning("old WALs of %s not all archived, the next open replays them again: %s",
+                        self.root, e)
         self.old_wal_dirs = []
         shutil.rmtree(os.path.join(self.root, ".tmp"), ignore_errors=True)
 
@@ -235,7 +240,7 @@ class DataDir:
         wal = srv.wal
         self._servers[srv.name] = wal
         self._archived[srv.name] = len(wal.archived)
-        wal.sink = self._wal_sink(srv.name)
+        wal.sink = WALWriter(wal_dir(self.root, srv.name), self._wals)
         os.makedirs(wal_dir(self.root, srv.name), exist_ok=True)  # as the server starts
         srv.store_file_sink = self.write_store_file
         for r in list(srv.regions.values()):
@@ -243,34 +248,6 @@ class DataDir:
         for f in wal.files:  # what was synced before the sink was set
             if f.size > len(MAGIC) and (f is not wal.current or wal.synced > len(MAGIC)):
                 wal.sink(f, 0, False)
-
-    def _wal_sink(self, server: str):
-        """The WAL's sink: write file.buf[start:] at `start` of that file (made on its first
-        sync), fsync if asked; on failure cut the file back to `start` and raise OSError."""
-        wals = self._wals
-
-        def sink(f, start: int, fsync: bool) -> None:
-            key = (server, f.name)
-            st = wals.get(key)
-            new = st is None
-            if new:  # the file's first write: its header too
-                path = os.path.join(wal_dir(self.root, server), f.name)
-                os.makedirs(os.path.dirname(path), exist_ok=True)
-                st = wals[key] = [fs.open_file(path, os.O_WRONLY | os.O_CREAT), f]
-                start = 0
-            try:
-                fs.write_at(st[0], f.buf[start:], start)
-                if fsync:
-                    fs.fsync(st[0])
-            except OSError:
-                if new:  # leave no file: the next sync makes it again
-                    os.close(wals.pop(key)[0])
-                    os.remove(path)
-                else:
-                    fs.truncate(st[0], start)
-                raise
-
-        return sink
 
     def write_store_file(self, region, family: bytes, sf) -> None:
         """A flush's or compaction's new file, written (fsynced, renamed into place) before
@@ -515,26 +492,3 @@ def _archive_wal_dir(root: str, d: str, corrupt: set = frozenset()) -> None:
         os.makedirs(dest, exist_ok=True)
         os.replace(src, os.path.join(dest, name))
     os.rmdir(d)
-
-
-def _paths(root: str) -> set:
-    """Every file and directory under `root` (and `root`), to undo a failed open."""
-    out = {root} if os.path.isdir(root) else set()
-    for d, dirs, files in os.walk(root):
-        out.update(os.path.join(d, n) for n in dirs + files)
-    return out
-
-
-def _remove_new(root: str, before: set) -> None:
-    """Remove what is under `root` now and was not in `before` (deepest first)."""
-    for d, dirs, files in os.walk(root, topdown=False):
-        for n in files:
-            p = os.path.join(d, n)
-            if p not in before:
-                os.remove(p)
-        for n in dirs:
-            p = os.path.join(d, n)
-            if p not in before:
-                shutil.rmtree(p, ignore_errors=True)
-    if root not in before:
-        shutil.rmtree(root, ignore_errors=True)

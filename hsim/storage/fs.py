@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import errno
 import os
+import shutil
 
 pwrite = os.pwrite
 fsync = os.fsync
@@ -88,3 +89,26 @@ def _remove(path: str) -> None:
         os.remove(path)
     except OSError:
         pass
+
+
+def paths_under(root: str) -> set:
+    """Every file and directory under `root` (and `root`), to undo a failed open."""
+    out = {root} if os.path.isdir(root) else set()
+    for d, dirs, files in os.walk(root):
+        out.update(os.path.join(d, n) for n in dirs + files)
+    return out
+
+
+def remove_new(root: str, before: set) -> None:
+    """Remove what is under `root` now and was not in `before` (deepest first)."""
+    for d, dirs, files in os.walk(root, topdown=False):
+        for n in files:
+            p = os.path.join(d, n)
+            if p not in before:
+                os.remove(p)
+        for n in dirs:
+            p = os.path.join(d, n)
+            if p not in before:
+                shutil.rmtree(p, ignore_errors=True)
+    if root not in before:
+        shutil.rmtree(root, ignore_errors=True)
