@@ -283,3 +283,38 @@ def test_dead_wal_goes_once_the_replayed_edits_are_flushed(tmp_path, monkeypatch
     assert not (tmp_path / "WALs" / dead).exists()
     assert _visible(c) == {b"a": b"1"}
     c.close()
+
+
+def test_open_needing_no_writes_works_on_a_full_disk_and_refuses_puts(tmp_path, monkeypatch):
+    with _setup(tmp_path) as c:
+        acked, _ = _workload(c)
+    disk = FaultyDisk(monkeypatch)
+    disk.arm(full_at=0)
+    c = _cluster(tmp_path)  # a clean close left nothing to replay: nothing to write
+    assert _visible(c) == acked
+    with pytest.raises(DamagedWALError):
+        c.table("t").put(b"new", {b"f:q": b"1"})
+    assert c.table("t").get(b"new") == []
+    disk.armed = False
+    c.close()
+
+
+def test_async_wal_syncer_refused_keeps_the_edits_for_the_next_sync(tmp_path, monkeypatch):
+    c = hsim.Cluster(config=hsim.Config(**CFG), data_dir=tmp_path, clock=hsim.ManualClock(1000))
+    c.admin.create_table("t", ["f"], durability="ASYNC_WAL")
+    t = c.table("t")
+    wal = c.region_servers[0].wal
+    disk = FaultyDisk(monkeypatch)
+    t.put(b"a", {b"f:q": b"1"})  # acknowledged, not yet synced
+    disk.arm(full_at=0)
+    c.clock.advance(1000)
+    t.put(b"b", {b"f:q": b"2"})  # the syncer runs first, and the disk refuses it
+    assert wal.sync_failures == 1 and wal.unsynced_bytes > 0
+    assert _visible(c) == {b"a": b"1", b"b": b"2"}
+    disk.armed = False
+    c.clock.advance(1000)
+    t.put(b"c", {b"f:q": b"3"}, durability=Durability.SYNC_WAL)  # covers a and b too
+    crash(c)
+    c2 = _cluster(tmp_path)
+    assert _visible(c2) == {b"a": b"1", b"b": b"2", b"c": b"3"}
+    c2.close()
