@@ -395,18 +395,19 @@ class DataDir:
         the disk refuses a write (a flush's file, metadata) this raises and archives nothing:
         the WALs stay for a later close or the next open's replay."""
         now = master.clock.now()
-        for st in master.tables.values():
-            for r in st.locator.regions:
-                if not r.closed:
-                    r.flush(now, force_all=True)
-        for srv in master.servers:
-            srv.wal.sync(now)
         try:
+            for st in master.tables.values():
+                for r in st.locator.regions:
+                    if not r.closed:
+                        r.flush(now, force_all=True)
+            for srv in master.servers:
+                srv.wal.sync(now)
             self._checkpoint(master)
-        except OSError as e:
+        except (OSError, DiskIOError) as e:
             self._fingerprint = None
-            raise DiskIOError(f"cannot close data directory {self.root}: a write failed, its "
-                              f"WALs are kept: {e}") from None
+            why = e.message if isinstance(e, DiskIOError) else str(e)
+            raise DiskIOError(f"cannot close data directory {self.root}, its WALs are kept for "
+                              f"the next open to replay: {why}") from None
         for name in list(self._servers):
             self._move_archived(name, everything=True)
         self._close_wal_files()

@@ -318,3 +318,36 @@ def test_async_wal_syncer_refused_keeps_the_edits_for_the_next_sync(tmp_path, mo
     c2 = _cluster(tmp_path)
     assert _visible(c2) == {b"a": b"1", b"b": b"2", b"c": b"3"}
     c2.close()
+
+
+def test_shell_on_a_disk_that_fills_says_so_in_one_line(tmp_path, monkeypatch, capsys):
+    """Puts refused (ERROR lines), then the exit's close cannot flush: one line, no
+    traceback, and the next start has every acknowledged put."""
+    from hsim.shell.main import main as shell_main
+    from hsim.storage import fs
+
+    d = str(tmp_path / "hbase")
+    script = tmp_path / "a.hb"
+    script.write_text("create 't', 'f'\nput 't', 'r1', 'f:a', 'v1'\n")
+    assert shell_main(["--data-dir", d, str(script)]) == 0
+    script.write_text("put 't', 'r2', 'f:a', 'v2'\nput 't', 'r3', 'f:a', 'v3'\n")
+    real, calls = fs.pwrite, []
+
+    def pwrite(fd, data, offset):  # room for one WAL write, then full
+        calls.append(1)
+        if len(calls) > 1:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(fd, data, offset)
+
+    monkeypatch.setattr(fs, "pwrite", pwrite)
+    capsys.readouterr()
+    shell_main(["--data-dir", d, str(script)])
+    out, err = capsys.readouterr()
+    assert "DamagedWALException" in out  # r3's put
+    assert "cannot close data directory" in err and "WALs are kept" in err
+    assert "Traceback" not in out + err
+    monkeypatch.setattr(fs, "pwrite", real)
+    c = hsim.Cluster(data_dir=d)
+    assert {cells[0].row: cells[0].value for cells in c.table("t").scan()} == {
+        b"r1": b"v1", b"r2": b"v2"}
+    c.close()
