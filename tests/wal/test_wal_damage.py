@@ -1,6 +1,9 @@
 """A WAL's bytes cut at every length read as a prefix of its entries and say `torn`; any bit
 flipped anywhere after the header is detected (`corrupt`) and never replays a changed value."""
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from hsim.cell import fields
 from hsim.regions.wal_codec import MAGIC, decode_entries, read_wal_file, write_entry
 
@@ -50,3 +53,13 @@ def test_every_flipped_bit_is_detected_and_no_value_changes():
                 assert len(entries) == hit
                 assert damage.entries_dropped == len(full) - hit - 1
                 assert damage.bytes_dropped == len(data) - bounds[hit]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=400), st.booleans())
+def test_any_bytes_read_without_raising(data, header):
+    """Whatever a WAL file holds, reading it ends in entries and a reason, never an exception."""
+    data = (MAGIC if header else b"") + data
+    entries, damage, _first = read_wal_file(data)
+    if damage is not None:
+        assert 0 <= damage.offset < len(data) and damage.bytes_dropped == len(data) - damage.offset
