@@ -5,6 +5,7 @@ from __future__ import annotations
 
 
 from hsim.errors import (
+    DiskIOError,
     InvalidArgumentError,
     TableDisabledError,
     TableExistsError,
@@ -269,7 +270,11 @@ class Master:
         # no longer needed: dst's WAL starts with the region's next edit. Flushed once closed,
         # so the flush asks for no split in the middle of a move.
         src.close_region(region)
-        region.flush(self.clock.now(), force_all=True)
+        try:
+            region.flush(self.clock.now(), force_all=True)
+        except DiskIOError:  # the disk refused the flush: the move is abandoned, region stays
+            src.open_region(region)
+            raise
         for s in region.stores.values():
             for sf in s.files:
                 src.block_cache.evict_file(sf.reader.name)

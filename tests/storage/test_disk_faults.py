@@ -351,3 +351,17 @@ def test_shell_on_a_disk_that_fills_says_so_in_one_line(tmp_path, monkeypatch, c
     assert {cells[0].row: cells[0].value for cells in c.table("t").scan()} == {
         b"r1": b"v1", b"r2": b"v2"}
     c.close()
+
+
+def test_balance_whose_move_cannot_flush_leaves_the_region_where_it_was(tmp_path, monkeypatch):
+    c = hsim.Cluster(1, config=hsim.Config(**CFG), data_dir=tmp_path)
+    c.admin.create_table("t", ["f"], split_keys=[b"m"])
+    c.table("t").put(b"a", {b"f:q": b"1"})
+    c.table("t").put(b"x", {b"f:q": b"2"})
+    c.start_region_server()
+    _hfile_writes_fail(monkeypatch, times=10)
+    with pytest.raises(DroppedSnapshotError):
+        c.admin.balance()
+    assert [len(s.regions) for s in c.region_servers] == [2, 0]  # nothing moved, none lost
+    assert _visible(c) == {b"a": b"1", b"x": b"2"}
+    c.check_invariants()
