@@ -187,3 +187,24 @@ class DeserializationError(HsimError):
     """A .regioninfo or reference file that does not parse (RegionInfo.parseFrom)."""
 
     hbase_exception = "org.apache.hadoop.hbase.exceptions.DeserializationException"
+
+
+class DiskIOError(HsimError):
+    """A write to the data directory the disk refused (full, or an I/O error): what it was part
+    of is not applied, or is left as it was and retried (docs/durability.md)."""
+
+    hbase_exception = "java.io.IOException"
+
+
+class DamagedWALError(DiskIOError):
+    """A WAL append or sync that did not reach the disk: the mutation is not applied and not
+    acknowledged (AbstractFSWAL's DamagedWALException)."""
+
+    hbase_exception = "org.apache.hadoop.hbase.regionserver.wal.DamagedWALException"
+
+
+class DroppedSnapshotError(DiskIOError):
+    """A flush that could not write its file: the MemStore snapshot is put back and the flush
+    retried later; the edits stay in the WAL (DroppedSnapshotException)."""
+
+    hbase_exception = "org.apache.hadoop.hbase.DroppedSnapshotException"

@@ -109,6 +109,8 @@ cells_dropped_expired    cells    F   -                       cells compactions 
 cells_dropped_versions   cells    F   -                       cells dropped beyond VERSIONS
 markers_dropped          cells    F   -                       markers dropped by major compactions
 expired_files_dropped    files    F   -                       whole HFiles dropped as expired
+flush_failures           count    SF  -                       flushes whose file the disk refused
+compaction_failures      count    SF  -                       compactions the disk refused
 block_cache_hits         blocks   S   blockCacheHitCount      block cache hits
 block_cache_misses       blocks   S   blockCacheMissCount     block cache misses
 block_cache_evictions    blocks   S   blockCacheEvictionCount blocks evicted from the cache
@@ -127,6 +129,7 @@ wal_fsyncs               count    S   -                       WAL syncs that als
 wal_rolls                count    S   -                       WAL rolls
 wal_archived             files    S   -                       WAL files moved to oldWALs
 wal_forced_flushes       count    S   -                       flushes forced by maxlogs
+wal_sync_failures        count    S   -                       WAL syncs the disk refused
 read_rpcs                requests S   -                       Get calls and scanner batches
 chunk_cache_hits         blocks   S   -                       cache hits on index/bloom chunks
 """

@@ -14,7 +14,7 @@ import threading
 
 from hsim.clock import TickingClock
 from hsim.config import Config
-from hsim.errors import InvalidArgumentError
+from hsim.errors import DiskIOError, InvalidArgumentError
 from hsim.filters import regex_budget
 from hsim.regions.master import Master
 
@@ -128,7 +128,10 @@ class Cluster:
                     for s in list(r.stores.values()):
                         if r.closed:
                             break
-                        sel = s.compact(now)
+                        try:
+                            sel = s.compact(now)
+                        except DiskIOError:  # the store is as it was; the next run retries
+                            sel = None
                         if sel is not None:
                             ran += 1
                     if not r.closed:

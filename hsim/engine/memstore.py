@@ -121,6 +121,14 @@ class MemStore:
         self.has_tags = False
         return self.snapshot
 
+    def restore_snapshot(self) -> None:
+        """A flush that could not write its file gives its snapshot back to the active set, so
+        the next flush writes those cells again (HBase keeps a failed flush's snapshot)."""
+        snap = self.snapshot
+        self.clear_snapshot()
+        for cell in snap:
+            self.add(cell)
+
     def clear_snapshot(self) -> None:
         self.snapshot = []
         self.snapshot_data_size = self.snapshot_heap_size = 0

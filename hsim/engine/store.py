@@ -21,6 +21,7 @@ from hsim.engine.hfile import HFileReader, HFileWriter
 from hsim.engine.memstore import MemStore
 from hsim.engine.query_matcher import CompactionMatcher, ScanQuery, UserMatcher, oldest_unexpired
 from hsim.engine.store_file import StoreFile
+from hsim.errors import DiskIOError, DroppedSnapshotError
 from hsim.metrics import IOCounters
 
 _NEG_INF = -(1 << 63)
@@ -33,7 +34,7 @@ class StoreCounters:
                  "major_compactions", "compaction_files_read", "compaction_bytes_read",
                  "compaction_bytes_written", "compaction_kv_bytes_read", "cells_dropped_deleted",
                  "cells_dropped_expired", "cells_dropped_versions", "markers_dropped",
-                 "expired_files_dropped", "io")
+                 "expired_files_dropped", "flush_failures", "compaction_failures", "io")
 
     def __init__(self):
         for name in self.__slots__:
@@ -65,6 +66,10 @@ class Store:
         self.policy = policy_for(config)  # Config.compaction_policy
         self.off_peak = OffPeakHours.from_config(config)
         self._file_counter = 0
+        # Set while the store's region is open with a data directory: persist(sf) writes a new
+        # file durably before the store takes it in (HRegionFileSystem.commitStoreFile), or
+        # raises OSError and the store stays as it was.
+        self.persist = None
         # A list while an `explain` watches this store: reads append what they did (see _traced)
         self.trace: list | None = None
 
@@ -215,6 +220,17 @@ class Store:
         c = self.counters
         if written:
             sf = self._open(data, out, writer.cell_offsets)
+            if self.persist is not None:
+                try:
+                    self.persist(sf)
+                except OSError as e:  # HRegion.internalFlushCacheAndCommit: flush aborted
+                    self._evict(sf)
+                    ms.restore_snapshot()
+                    c.flush_failures += 1
+                    raise DroppedSnapshotError(
+                        f"flush of {self.owner}/{self.name.decode('utf-8', 'replace')} could not "
+                        f"write its file, the MemStore is kept and the flush retried: {e}"
+                    ) from None
             self._add_file(sf)
             c.bytes_flushed += sf.size
         ms.clear_snapshot()
@@ -259,6 +275,19 @@ class Store:
         result = Compactor(self.family, self.config).compact(
             selected, now, drop_deletes=all_files, boundaries=boundaries
         )
+        written = []  # one file, or one per date-tiered window; all on disk before any counts
+        for part in result.outputs():
+            written.append(self._open(part.data, part.cells, part.cell_offsets))
+            if self.persist is not None:
+                try:
+                    self.persist(written[-1])
+                except OSError as e:  # the inputs stay; the next compaction check retries
+                    for sf in written:
+                        self._evict(sf)
+                    self.counters.compaction_failures += 1
+                    raise DiskIOError(
+                        f"compaction of {self.owner}/{self.name.decode('utf-8', 'replace')} "
+                        f"could not write its file, the store is unchanged: {e}") from None
         c = self.counters
         if all_files or is_major:
             c.major_compactions += 1
@@ -272,12 +301,10 @@ class Store:
         self.files = [sf for sf in self.files if id(sf) not in chosen]
         for sf in selected:
             self._evict(sf)
-        new = None
-        for part in result.outputs():  # one file, or one per date-tiered window
-            new = self._open(part.data, part.cells, part.cell_offsets)
-            c.compaction_bytes_written += new.size
-            self._add_file(new)
-        return new
+        for sf in written:
+            c.compaction_bytes_written += sf.size
+            self._add_file(sf)
+        return written[-1] if written else None
 
     def _drop_expired_files(self, now: int) -> None:
         """HStore.removeUnneededFiles: whole files past the TTL go without being read."""

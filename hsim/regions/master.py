@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from hsim.bytes import to_string
 from hsim.errors import (
+    DiskIOError,
     InvalidArgumentError,
     TableDisabledError,
     TableExistsError,
@@ -289,7 +290,11 @@ class Master:
         # no longer needed: dst's WAL starts with the region's next edit. Flushed once closed,
         # so the flush asks for no split in the middle of a move.
         src.close_region(region)
-        region.flush(self.clock.now(), force_all=True)
+        try:
+            region.flush(self.clock.now(), force_all=True)
+        except DiskIOError:  # the disk refused the flush: the move is abandoned, region stays
+            src.open_region(region)
+            raise
         for s in region.stores.values():
             for sf in s.files:
                 src.block_cache.evict_file(sf.reader.name)
@@ -326,7 +331,8 @@ class Master:
                 read_rpcs=srv.read_rpcs, wal_files=len(wal.files), wal_bytes=wal.size,
                 wal_bytes_written=wal.bytes_written, wal_syncs=wal.syncs,
                 wal_fsyncs=wal.fsyncs, wal_rolls=wal.rolls, wal_archived=len(wal.archived),
-                wal_forced_flushes=wal.forced_flushes, **agg))
+                wal_forced_flushes=wal.forced_flushes, wal_sync_failures=wal.sync_failures,
+                **agg))
         return ClusterMetrics(servers=servers, regions=regions)
 
 
@@ -339,7 +345,8 @@ def _store_totals(c) -> dict:
                 compaction_bytes_written=c.compaction_bytes_written,
                 blocks_read=io.blocks_read, bytes_read=io.bytes_read,
                 bloom_checks=io.bloom_checks, bloom_negatives=io.bloom_negatives,
-                chunk_cache_hits=io.chunk_hits)
+                chunk_cache_hits=io.chunk_hits, flush_failures=c.flush_failures,
+                compaction_failures=c.compaction_failures)
 
 
 def _store_metrics(family: bytes, s) -> StoreMetrics:
@@ -356,7 +363,8 @@ def _store_metrics(family: bytes, s) -> StoreMetrics:
         cells_dropped_deleted=c.cells_dropped_deleted,
         cells_dropped_expired=c.cells_dropped_expired,
         cells_dropped_versions=c.cells_dropped_versions, markers_dropped=c.markers_dropped,
-        expired_files_dropped=c.expired_files_dropped, blocks_read=c.io.blocks_read,
+        expired_files_dropped=c.expired_files_dropped, flush_failures=c.flush_failures,
+        compaction_failures=c.compaction_failures, blocks_read=c.io.blocks_read,
         cache_hits=c.io.cache_hits, cache_misses=c.io.cache_misses,
         bloom_checks=c.io.bloom_checks, bloom_negatives=c.io.bloom_negatives)
 

@@ -38,7 +38,8 @@ def recover(dead, assign, now: int) -> CrashReport:
     wal.sync_if_due(now)  # the syncer's last run before the crash
     report = CrashReport(server=dead.name, wal_files_split=len(wal.files), wal_bytes_split=wal.size)
     synced, unsynced = wal.split()
-    for region in sorted(dead.regions.values(), key=lambda r: r.name):
+    dead_regions = sorted(dead.regions.values(), key=lambda r: r.name)
+    for region in dead_regions:
         in_memory = {s: s.memstore.all_cells() for s in region.stores.values()}
         dead.close_region(region)
         recovered = synced.get(region.encoded_name, [])
@@ -56,17 +57,28 @@ def recover(dead, assign, now: int) -> CrashReport:
                         report.lost_skip_wal += 1
         region.memstore_heap = 0
         server = assign(region)
-        report.edits_replayed += replay(region, recovered, now)
+        report.edits_replayed += replay(region, recovered, now, background=True)
         report.regions.append((region.name, server.name))
-    wal.archived.extend(f.name for f in wal.files)
-    wal.files = [wal.current]
+    # A file whose replayed edits a refused flush left in a MemStore stays (hsim.storage keeps
+    # it on disk until they are flushed); the others are archived.
+    moved = {r.encoded_name: r for r in dead_regions}
+
+    def lowest(encoded: str) -> int:
+        r = moved.get(encoded)
+        return r.lowest_unflushed_seq() if r is not None and not r.closed else 1 << 63
+
+    keep = [f for f in wal.files if not wal.archivable(f, lowest)]
+    wal.archived.extend(f.name for f in wal.files if f not in keep)
+    wal.files = keep or [wal.current]
     return report
 
 
-def replay(region, cells: list, now: int) -> int:
+def replay(region, cells: list, now: int, background: bool = False) -> int:
     """HRegion.replayRecoveredEdits: put the WAL's cells newer than what each store has
     flushed into the MemStore (of the region's server), then flush them. Returns the cells
-    replayed."""
+    replayed. A flush the disk refuses raises (an open must fail whole), or with `background`
+    (a region server's abort, which cannot be undone) keeps the cells in the MemStore and is
+    retried as any failed flush is."""
     flushed = {f: max((sf.max_seq_id for sf in s.files), default=0)
                for f, s in region.stores.items()}  # each store's newest edit on disk
     replayed = 0
@@ -78,5 +90,5 @@ def replay(region, cells: list, now: int) -> int:
         region.seq_id = max(region.seq_id, -c[5])
         replayed += 1
     if replayed:
-        region.flush(now, force_all=True)
+        (region.flush_in_background if background else region.flush)(now, force_all=True)
     return replayed

@@ -8,8 +8,10 @@ write it checks the flush size; after a flush, compaction; after a compaction, t
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import heapq
+import logging
 import weakref
 from itertools import groupby
 from operator import itemgetter
@@ -19,11 +21,17 @@ from hsim.cell import DELETE, LATEST_TIMESTAMP, MAX_ROW_LENGTH, PUT, fields
 from hsim.durability import Durability, effective
 from hsim.engine.query_matcher import ScanQuery
 from hsim.engine.store import Store
-from hsim.errors import InvalidArgumentError, NoSuchColumnFamilyError, WrongRegionError
+from hsim.errors import (
+    DiskIOError,
+    InvalidArgumentError,
+    NoSuchColumnFamilyError,
+    WrongRegionError,
+)
 from hsim.metrics import IOCounters
 from hsim.regions import flush_policy, split_policy
 from hsim.rowrange import RowRange
 
+log = logging.getLogger("hsim.regions")
 _row_of = itemgetter(0)
 SKIP_WAL = int(Durability.SKIP_WAL)
 _PUT = int(PUT)
@@ -73,8 +81,10 @@ class Region:
         )
 
     def set_block_cache(self, block_cache) -> None:
-        """(Re)build stores on open; keeps existing stores' files when moving servers."""
+        """(Re)build stores on open; keeps existing stores' files when moving servers. On a
+        server with a data directory, the stores write their new files through it."""
         self.block_cache = block_cache
+        sink = getattr(self.server, "store_file_sink", None)
         for fam in sorted(self.table.families):
             store = self.stores.get(fam)
             if store is None:
@@ -84,6 +94,7 @@ class Region:
                 store.block_cache = block_cache
                 for sf in store.files:
                     sf.reader.block_cache = block_cache
+            self.stores[fam].persist = None if sink is None else functools.partial(sink, self, fam)
         self.stores = {f: self.stores[f] for f in sorted(self.stores)}
 
     def __repr__(self) -> str:
@@ -157,7 +168,7 @@ class Region:
         self.memstore_changed(delta)
         self.write_requests += 1
         if self.memstore_heap >= self.flush_size:
-            self.flush(now)
+            self.flush_in_background(now)
         return cells
 
     def cells_of(self, row: bytes, entries: list, now: int, seq: int) -> list:
@@ -306,20 +317,37 @@ class Region:
         return low
 
     # --- flush, compaction, split ------------------------------------------------------------
+    def flush_in_background(self, now: int, force_all: bool = False) -> list:
+        """A flush no client waits on (MemStoreFlusher: the write that crossed the flush size,
+        the global MemStore limit, maxlogs): if the disk refuses its file it is logged and
+        counted (flush_failures), the MemStore keeps the cells, and the next trigger retries."""
+        try:
+            return self.flush(now, force_all)
+        except DiskIOError as e:
+            log.warning("%s: %s", self.name, e)
+            return []
+
     def flush(self, now: int, force_all: bool = False) -> list:
         """Flush the stores the flush policy picks (all of them when forced); then the compaction
-        check for each flushed store, then the split check."""
+        check for each flushed store, then the split check. A store whose file the disk
+        refuses (DroppedSnapshotError) keeps its MemStore; the stores flushed before it stay
+        flushed, and the error is raised once their compaction checks ran."""
         stores = list(self.stores.values())
         chosen = stores if force_all else flush_policy.stores_to_flush(stores, self.flush_size,
                                                                       self.config)
         flushed = []
         scanners = list(self.scanners)
         smallest = min((sc.read_point for sc in scanners), default=None)
+        failed = None
         for s in chosen:
             before = s.memstore.heap_size
             if before == 0:
                 continue
-            sf = s.flush(now, self.seq_id, smallest)
+            try:
+                sf = s.flush(now, self.seq_id, smallest)
+            except DiskIOError as e:
+                failed = e
+                break
             if sf is not None:
                 for sc in scanners:  # ChangedReadersObserver: the flushed cells move to sf
                     sc.flushed(s.name, sf)
@@ -327,6 +355,8 @@ class Region:
             flushed.append(s)
         for s in flushed:
             self.compact_store(s, now)
+        if failed is not None:
+            raise failed
         if flushed:
             self.check_split(now)
         return flushed
@@ -339,13 +369,16 @@ class Region:
         if not (major or user_requested) and not store.needs_compaction(now) and \
                 not store.has_references():
             return 0
-        sel = store.compact(now, major=major, user_requested=user_requested)
-        if sel is not None:
-            ran += 1
-        while sel is not None and len(store.files) >= self.config.blocking_store_files:
-            sel = store.compact(now)
+        try:
+            sel = store.compact(now, major=major, user_requested=user_requested)
             if sel is not None:
                 ran += 1
+            while sel is not None and len(store.files) >= self.config.blocking_store_files:
+                sel = store.compact(now)
+                if sel is not None:
+                    ran += 1
+        except DiskIOError as e:  # CompactSplit logs a failed compaction; the store is as it was
+            log.warning("%s: %s", self.name, e)
         return ran
 
     def compact(self, now: int, major: bool = False, family: bytes | None = None) -> int:
@@ -363,7 +396,10 @@ class Region:
         if self.split_policy.should_split():
             point = self.split_policy.split_point()
             if point is not None:
-                self.server.request_split(self, point, now)
+                try:
+                    self.server.request_split(self, point, now)
+                except DiskIOError as e:  # the parent's flush failed: it stays, unsplit
+                    log.warning("%s: split not taken: %s", self.name, e)
 
     def split_point(self) -> bytes | None:
         return self.split_policy.split_point()
@@ -373,8 +409,13 @@ class Region:
 
     def daughters(self, split_row: bytes, now: int) -> tuple[Region, Region]:
         """Split into [start, split_row) and [split_row, end): flush, then give each daughter
-        reference files to its half of every store file (SplitTableRegionProcedure)."""
-        self.flush(now, force_all=True)
+        reference files to its half of every store file (SplitTableRegionProcedure). A flush
+        the disk refuses abandons the split: the parent stays open, as it was."""
+        try:
+            self.flush(now, force_all=True)
+        except DiskIOError:
+            self.splitting = False
+            raise
         rid = max(self.region_id + 1, now)
         a = Region(self.table, self.start_key, split_row, rid, self.config, None, self.seq_id)
         b = Region(self.table, split_row, self.end_key, rid, self.config, None, self.seq_id)

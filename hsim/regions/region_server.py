@@ -33,6 +33,9 @@ class RegionServer:
 
         self.wal = WAL(self.name, config, start_code)
         self.wal.on_roll = self._after_roll
+        # set with a data directory: sink(region, family, store_file) writes a new file before
+        # its store takes it in (hsim.storage.data_dir.DataDir.write_store_file)
+        self.store_file_sink = None
 
     def __repr__(self) -> str:
         return f"RegionServer({self.name}, {len(self.regions)} regions)"
@@ -121,7 +124,7 @@ class RegionServer:
             if self.memstore_heap <= target or r.memstore_heap == 0:
                 break
             self.global_flushes += 1
-            r.flush(now)  # MemStoreFlusher flushes a region selectively (its flush policy)
+            r.flush_in_background(now)  # MemStoreFlusher: selectively (its flush policy)
 
     # --- WAL pressure (LogRoller, AbstractFSWAL.findRegionsToForceFlush) ----------------------
     def _lowest_unflushed(self, encoded: str) -> int:
@@ -137,7 +140,7 @@ class RegionServer:
                 r = self.regions.get(encoded)
                 if r is not None and r.lowest_unflushed_seq() <= oldest.regions[encoded]:
                     wal.forced_flushes += 1
-                    r.flush(now, force_all=True)
+                    r.flush_in_background(now, force_all=True)
             wal.clean_old_logs(self._lowest_unflushed)
         self.master.log_cleaner.collect(wal, now)
 

@@ -80,7 +80,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _run(sh, args)
     finally:
-        sh.cluster.close()  # with a data directory: flush and archive the WALs
+        try:
+            sh.cluster.close()  # with a data directory: flush and archive the WALs
+        except HsimError as e:  # a full disk: the WALs stay, the next start replays them
+            print(f"hsim shell: {e}", file=sys.stderr)
 
 
 def _run(sh: Shell, args) -> int:

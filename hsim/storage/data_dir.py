@@ -5,16 +5,23 @@ store file and WAL -- and only then changes anything, so a directory that fails 
 byte for byte as it was. Store files are read into memory at open and served by the HFile
 reader from there (the simulator's reads never touch the disk after open).
 
-While the cluster runs, `checkpoint()` runs at the end of every request, before its reply:
-it writes the WAL bytes the request's durability synced (SYNC_WAL: written to the OS;
-FSYNC_WAL: also fsynced; ASYNC_WAL: when the syncer ran; SKIP_WAL: nothing), then new store
-files and region and table metadata, then deletes what compaction, splits and drops removed,
+While the cluster runs, each WAL sync writes its bytes as it happens (the WAL's `sink`:
+SYNC_WAL written to the OS before the mutation reaches the MemStore; FSYNC_WAL also fsynced;
+ASYNC_WAL when the syncer runs; SKIP_WAL nothing), and each flush or compaction writes its new
+file before the store takes it in (`write_store_file`). A write the disk refuses fails the
+mutation (DamagedWALError) or leaves the store as it was (DroppedSnapshotError), see
+hsim.storage.fs. `checkpoint()` runs at the end of every request, before its reply: region and
+table metadata and split references, then deletes what compaction, splits and drops removed,
 and last moves WAL files whose edits are all in store files to oldWALs -- in that order, so at
 every instant the WALs on disk hold every acknowledged edit the store files on disk lack.
+
+Opening is all or nothing: if the disk refuses a write while the old WALs are replayed and
+flushed, everything the open created is removed and DiskIOError raised.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 
@@ -22,14 +29,15 @@ from hsim.engine.hfile_reader import HFileReader
 from hsim.engine.store_file import StoreFile
 from hsim.errors import (
     CorruptHFileError,
-    CorruptWALError,
     DeserializationError,
+    DiskIOError,
     FileSystemVersionError,
     TableInfoMissingError,
 )
-from hsim.regions.wal import decode_entries
-from hsim.storage import layout
+from hsim.regions.wal_codec import MAGIC, read_wal_file
+from hsim.storage import fs, layout
 from hsim.storage.layout import family_dir_name, table_dir, wal_dir, write_atomic
+from hsim.storage.wal_writer import WALWriter
 
 
 def _read(path: str) -> bytes:
@@ -37,16 +45,7 @@ def _read(path: str) -> bytes:
         return f.read()
 
 
-def complete_entries(buf: bytes) -> bytes:
-    """The WAL bytes up to the last whole entry: a torn tail (a crash mid-write) is dropped, as
-    ProtobufLogReader stops at a truncated last entry."""
-    pos = 0
-    while pos + 4 <= len(buf):
-        n = int.from_bytes(buf[pos:pos + 4], "big")
-        if pos + 4 + n > len(buf):
-            break
-        pos += 4 + n
-    return buf[:pos]
+log = logging.getLogger("hsim.storage")
 
 
 class _TableOnDisk:
@@ -67,14 +66,16 @@ class DataDir:
         self.tables: list[_TableOnDisk] = []
         self.wal_cells: dict[str, list] = {}  # encoded region -> cells from old WALs
         self.old_wal_dirs: list[str] = []
+        # (path, WALDamage) of each old WAL read only up to a bad entry (docs/durability.md)
+        self.wal_damage: list = []
+        self.write_failures = 0  # checkpoints the disk refused (retried at the next one)
         self.max_time = 0
         self._files: dict[str, object] = {}  # path of a store or reference file -> StoreFile
         self._regions: dict[str, str] = {}  # region dir -> "live" or "split"
         self._tables: dict[str, tuple] = {}  # table dir -> descriptor token written
-        self._wals: dict[tuple, list] = {}  # (server, file) -> [fd, bytes written, WALFile]
+        self._wals: dict[tuple, list] = {}  # (server, file) -> [fd, WALFile]
         self._servers: dict[str, object] = {}  # server name -> its WAL
         self._archived: dict[str, int] = {}  # server name -> archived names moved so far
-        self._fsyncs: dict[str, int] = {}
         self.closed = False
         self.namespaces: set = set()
         self._fingerprint: list | None = None
@@ -108,13 +109,23 @@ class DataDir:
             if start_code.isdigit():  # the new servers' names must differ from the dead ones'
                 self.max_time = max(self.max_time, int(start_code))
             for name in sorted(os.listdir(d), key=_wal_order):
-                path = os.path.join(d, name)
-                try:
-                    for region, _seq, when, cells in decode_entries(complete_entries(_read(path))):
-                        self.wal_cells.setdefault(region, []).extend(cells)
-                        self.max_time = max(self.max_time, when)
-                except CorruptWALError as e:
-                    raise CorruptWALError(f"{path}: {e.message}") from None
+                self._load_wal(os.path.join(d, name))
+
+    def _load_wal(self, path: str) -> None:
+        """One old WAL's edits, up to its first bad entry (ProtobufWALStreamReader: a torn tail
+        is the end of the file; WALSplitter with skip.errors: a corrupt entry ends the file's
+        replay, and the file is moved aside to corrupt/)."""
+        entries, damage, first_format = read_wal_file(_read(path))
+        for region, _seq, when, cells in entries:
+            self.wal_cells.setdefault(region, []).extend(cells)
+            self.max_time = max(self.max_time, when)
+        if first_format:
+            log.info("WAL %s is in hsim's first WAL format (no checksums): read %d entries",
+                     path, len(entries))
+        if damage is not None:
+            self.wal_damage.append((path, damage))
+            (log.info if damage.kind == "torn" else log.warning)(
+                "WAL %s: replayed %d entries, then a %s", path, len(entries), damage)
 
     def _load_table(self, tdir: str, config) -> _TableOnDisk:
         info = os.path.join(tdir, ".tabledesc", layout.TABLEINFO)
@@ -162,7 +173,32 @@ class DataDir:
 
     def restore(self, master) -> None:
         """Put the loaded tables into `master`, replay the old WALs' edits newer than each
-        store's files, and flush them (then the old WALs can go to oldWALs)."""
+        store's files, and flush them; then the old WALs go to oldWALs (a corrupt one to
+        corrupt/). If the disk refuses a write on the way, every path the open created is
+        removed and DiskIOError raised: the directory is as it was, its WALs still to replay."""
+        before = fs.paths_under(self.root)
+        try:
+            self._restore(master)
+        except (OSError, DiskIOError) as e:
+            self._close_wal_files()
+            fs.remove_new(self.root, before)
+            why = e.message if isinstance(e, DiskIOError) else str(e)
+            raise DiskIOError(f"cannot open data directory {self.root}: a write failed, nothing "
+                              f"was changed: {why}") from None
+        corrupt = {p for p, d in self.wal_damage if d.kind == "corrupt"}
+        try:
+            for d in self.old_wal_dirs:
+                _archive_wal_dir(self.root, d, corrupt)
+        except OSError as e:  # their edits are in store files now: replaying again is harmless
+            log.warning("old WALs of %s not all archived, the next open replays them again: %s",
+                        self.root, e)
+        self.old_wal_dirs = []
+        old = os.path.join(self.root, "oldWALs")
+        master.log_cleaner.adopt(sorted(os.listdir(old)) if os.path.isdir(old) else [],
+                                 master.clock.now())
+        shutil.rmtree(os.path.join(self.root, ".tmp"), ignore_errors=True)
+
+    def _restore(self, master) -> None:
         from hsim.regions.master import TableState
         from hsim.regions.recovery import replay
         from hsim.regions.region import Region
@@ -170,6 +206,8 @@ class DataDir:
 
         now = master.clock.now()
         master.namespaces.update(self.namespaces)
+        for srv in master.servers:
+            self._track(srv)  # before the replay: its flushes write through the servers
         for t in self.tables:
             regions = []
             for ri, files in t.regions:
@@ -197,37 +235,60 @@ class DataDir:
         if not os.path.exists(vfile):
             write_atomic(vfile, (layout.FORMAT_VERSION + "\n").encode(),
                          os.path.join(self.root, ".tmp"))
-        for srv in master.servers:
-            self._track(srv)
-        self.checkpoint(master)  # the replayed edits' store files, before the old WALs go
-        for d in self.old_wal_dirs:
-            _archive_wal_dir(self.root, d)
-        self.old_wal_dirs = []
-        old = os.path.join(self.root, "oldWALs")
-        master.log_cleaner.adopt(sorted(os.listdir(old)) if os.path.isdir(old) else [],
-                                 master.clock.now())
-        shutil.rmtree(os.path.join(self.root, ".tmp"), ignore_errors=True)
+        self._checkpoint(master)  # the replayed edits' files, before the old WALs go
 
     # --- while running ---------------------------------------------------------------------------
     def _track(self, srv) -> None:
-        self._servers[srv.name] = srv.wal
-        self._archived[srv.name] = len(srv.wal.archived)
-        self._fsyncs[srv.name] = srv.wal.fsyncs
-        os.makedirs(wal_dir(self.root, srv.name), exist_ok=True)
+        """Write `srv`'s WAL syncs and its regions' new files through this directory."""
+        wal = srv.wal
+        self._servers[srv.name] = wal
+        self._archived[srv.name] = len(wal.archived)
+        wal.sink = WALWriter(wal_dir(self.root, srv.name), self._wals)
+        os.makedirs(wal_dir(self.root, srv.name), exist_ok=True)  # as the server starts
+        srv.store_file_sink = self.write_store_file
+        for r in list(srv.regions.values()):
+            r.set_block_cache(r.block_cache)  # its stores write through the sink from now on
+        for f in wal.files:  # what was synced before the sink was set
+            if f.size > len(MAGIC) and (f is not wal.current or wal.synced > len(MAGIC)):
+                wal.sink(f, 0, False)
+
+    def write_store_file(self, region, family: bytes, sf) -> None:
+        """A flush's or compaction's new file, written (fsynced, renamed into place) before
+        its store takes it in; OSError if the disk refuses, with nothing left behind."""
+        tdir = table_dir(self.root, region.table.name)
+        rdir = os.path.join(tdir, region.encoded_name)
+        if rdir not in self._regions:  # a region's files never lie in a dir without .regioninfo
+            write_atomic(os.path.join(rdir, ".regioninfo"), layout.encode_regioninfo(region))
+            self._regions[rdir] = "live"
+        path = os.path.join(rdir, family_dir_name(family), sf.reader.name)
+        fs.write_file(path, sf.reader.data, os.path.join(tdir, ".tmp"))
+        self._files[path] = sf
 
     def checkpoint(self, master) -> None:
-        """Bring the directory up to the cluster's state (see the module docstring's order)."""
+        """Bring the directory up to the cluster's state (see the module docstring's order).
+        A write the disk refuses here is logged and retried at the next checkpoint: the
+        request's edits are already in the WAL on disk, and no WAL is archived before the
+        files holding its edits are written."""
         if self.closed:
             return
+        try:
+            self._checkpoint(master)
+        except OSError as e:
+            self.write_failures += 1
+            self._fingerprint = None  # everything is compared again next time
+            log.warning("data directory %s: a write failed, retried at the next request: %s",
+                        self.root, e)
+
+    def _checkpoint(self, master) -> None:
         for srv in master.servers:
             if srv.name not in self._servers:
                 self._track(srv)
-            self._write_wal(srv)
         self._sync_stores(master)
         live = {srv.name for srv in master.servers}
         for name in list(self._servers):
             if name not in live:  # aborted: its WALs were split and their edits flushed
-                self._move_archived(name, everything=True)
+                if not _replay_unflushed(master, self._servers[name]):
+                    self._move_archived(name, everything=True)
             else:
                 self._move_archived(name)
         for name in master.log_cleaner.take_deleted():  # past hbase.master.logcleaner.ttl
@@ -235,27 +296,6 @@ class DataDir:
                 os.remove(os.path.join(self.root, "oldWALs", name))
             except FileNotFoundError:
                 pass
-
-    def _write_wal(self, srv) -> None:
-        wal = srv.wal
-        for f in wal.files:
-            cut = wal.synced if f is wal.current else f.size
-            key = (srv.name, f.name)
-            st = self._wals.get(key)
-            if st is None:
-                if cut == 0 and f is not wal.current:
-                    continue
-                path = os.path.join(wal_dir(self.root, srv.name), f.name)
-                st = self._wals[key] = [os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND,
-                                                0o644), 0, f]
-            if st[1] < cut:
-                os.write(st[0], bytes(f.buf[st[1]:cut]))  # reaches the OS before the reply
-                st[1] = cut
-        if wal.fsyncs != self._fsyncs[srv.name]:
-            self._fsyncs[srv.name] = wal.fsyncs
-            st = self._wals.get((srv.name, wal.current.name))
-            if st is not None:
-                os.fsync(st[0])
 
     def _move_archived(self, server: str, everything: bool = False) -> None:
         wal = self._servers[server]
@@ -269,7 +309,7 @@ class DataDir:
             for (srv, name) in [k for k in self._wals if k[0] == server]:
                 self._archive_wal(srv, name)
             _archive_wal_dir(self.root, wal_dir(self.root, server))
-            del self._servers[server], self._archived[server], self._fsyncs[server]
+            del self._servers[server], self._archived[server]
 
     def _archive_wal(self, server: str, name: str) -> None:
         st = self._wals.pop((server, name), None)
@@ -289,7 +329,6 @@ class DataDir:
         fp.append(frozenset(master.namespaces))
         if fp == self._fingerprint:
             return
-        self._fingerprint = fp
         data = os.path.join(self.root, "data")
         for ns in master.namespaces - {"hbase"} - self.namespaces:
             os.makedirs(os.path.join(data, ns), exist_ok=True)
@@ -356,24 +395,48 @@ class DataDir:
         for tdir in [d for d in self._tables if d not in tables]:
             del self._tables[tdir]
             shutil.rmtree(tdir, ignore_errors=True)  # a deleted table
+        self._fingerprint = fp  # only once all of it is on disk
 
     # --- close ---------------------------------------------------------------------------------
     def close(self, master) -> None:
-        """A clean shutdown: every region flushed (HRegion.close), then the WALs archived."""
+        """A clean shutdown: every region flushed (HRegion.close), then the WALs archived. If
+        the disk refuses a write (a flush's file, metadata) this raises and archives nothing:
+        the WALs stay for a later close or the next open's replay."""
         now = master.clock.now()
-        for st in master.tables.values():
-            for r in st.locator.regions:
-                if not r.closed:
-                    r.flush(now, force_all=True)
-        for srv in master.servers:
-            srv.wal.sync(now)
-        self.checkpoint(master)
+        try:
+            for st in master.tables.values():
+                for r in st.locator.regions:
+                    if not r.closed:
+                        r.flush(now, force_all=True)
+            for srv in master.servers:
+                srv.wal.sync(now)
+            self._checkpoint(master)
+        except (OSError, DiskIOError) as e:
+            self._fingerprint = None
+            why = e.message if isinstance(e, DiskIOError) else str(e)
+            raise DiskIOError(f"cannot close data directory {self.root}, its WALs are kept for "
+                              f"the next open to replay: {why}") from None
         for name in list(self._servers):
             self._move_archived(name, everything=True)
+        self._close_wal_files()
+        self.closed = True
+
+    def _close_wal_files(self) -> None:
         for st in self._wals.values():
             os.close(st[0])
         self._wals = {}
-        self.closed = True
+
+
+def _replay_unflushed(master, wal) -> bool:
+    """Whether an aborted server's WAL still holds edits its regions' new servers have not
+    flushed (a replay whose flush the disk refused): then its files stay until they are."""
+    regions = {r.encoded_name: r for st in master.tables.values() for r in st.locator.regions}
+
+    def lowest(encoded: str) -> int:
+        r = regions.get(encoded)
+        return r.lowest_unflushed_seq() if r is not None else 1 << 63
+
+    return any(not wal.archivable(f, lowest) for f in wal.files)
 
 
 def _desc_token(st) -> tuple:
@@ -427,11 +490,14 @@ def _wal_order(name: str):
         return (0, 0)
 
 
-def _archive_wal_dir(root: str, d: str) -> None:
+def _archive_wal_dir(root: str, d: str, corrupt: set = frozenset()) -> None:
+    """Move a server's WAL files to oldWALs/, the `corrupt` ones to corrupt/ (WALSplitter's
+    archiveLogs), and remove its directory."""
     if not os.path.isdir(d):
         return
-    old = os.path.join(root, "oldWALs")
-    os.makedirs(old, exist_ok=True)
     for name in os.listdir(d):
-        os.replace(os.path.join(d, name), os.path.join(old, name))
+        src = os.path.join(d, name)
+        dest = os.path.join(root, "corrupt" if src in corrupt else "oldWALs")
+        os.makedirs(dest, exist_ok=True)
+        os.replace(src, os.path.join(dest, name))
     os.rmdir(d)

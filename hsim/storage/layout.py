@@ -18,6 +18,8 @@ from __future__ import annotations
 import json
 import os
 
+from hsim.storage import fs
+
 FORMAT_VERSION = "hsim-data-dir 1"  # what hbase.version holds (HConstants.FILE_SYSTEM_VERSION)
 VERSION_FILE = "hbase.version"
 TABLEINFO = ".tableinfo.0000000001"
@@ -38,17 +40,9 @@ def wal_dir(root: str, server_name: str) -> str:
 
 def write_atomic(path: str, data: bytes, tmp_dir: str | None = None) -> None:
     """Write `data` to a .tmp directory next to `path`'s directory (or `tmp_dir`), fsync it,
-    then rename it into place."""
-    parent = os.path.dirname(path)
-    tmp_dir = tmp_dir or os.path.join(os.path.dirname(parent), ".tmp")
-    os.makedirs(parent, exist_ok=True)
-    os.makedirs(tmp_dir, exist_ok=True)
-    tmp = os.path.join(tmp_dir, os.path.basename(path))
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    then rename it into place; every write checked, nothing left behind on failure (fs)."""
+    fs.write_file(path, data, tmp_dir or os.path.join(os.path.dirname(os.path.dirname(path)),
+                                                      ".tmp"))
 
 
 def _plain(v):

@@ -158,7 +158,11 @@ def main(argv: list[str] | None = None) -> int:
     server.stop()
     if ui:
         ui.stop()
-    cluster.close()  # with a data directory: flush and archive the WALs
+    try:
+        cluster.close()  # with a data directory: flush and archive the WALs
+    except HsimError as e:  # a full disk: the WALs stay, the next start replays them
+        print(f"hsim serve: {e}", file=sys.stderr)
+        return 1
     print(f"hsim serve: stopped after {server.connections_served} connection(s)", flush=True)
     return 0
 

@@ -53,6 +53,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"hsim ui: serving {ui.url}", flush=True)
     stop.wait()
     ui.stop()
-    cluster.close()  # with a data directory: everything on disk, the WALs archived
+    try:
+        cluster.close()  # with a data directory: everything on disk, the WALs archived
+    except HsimError as e:  # a full disk: the WALs stay, the next start replays them
+        print(f"hsim ui: {e}", file=sys.stderr)
+        return 1
     print("hsim ui: stopped", flush=True)
     return 0

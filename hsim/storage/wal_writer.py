@@ -1,0 +1,42 @@
+"""WALWriter: a region server's WAL files in the data directory, written sync by sync (the
+writer behind HBase's FSHLog/ProtobufLogWriter). It is the WAL's `sink`: each sync's bytes go to
+their offset in their file before the sync counts, through hsim.storage.fs (short writes
+completed, failures raised), so a sync the disk refuses fails the mutation it was for."""
+
+from __future__ import annotations
+
+import os
+
+from hsim.storage import fs
+
+
+class WALWriter:
+    __slots__ = ("directory", "files")
+
+    def __init__(self, directory: str, files: dict):
+        self.directory = directory  # WALs/<server name>
+        self.files = files  # (server name, file name) -> [fd, WALFile], shared by the servers
+
+    def __call__(self, f, start: int, fsync: bool) -> None:
+        """Write f.buf[start:] at `start` of f's file (made, header and all, on its first
+        write), fsync if asked. On failure the file is cut back to `start` (a new one removed)
+        and OSError raised: a later write at that offset overwrites whatever was left."""
+        key = (os.path.basename(self.directory), f.name)
+        st = self.files.get(key)
+        new = st is None
+        if new:
+            path = os.path.join(self.directory, f.name)
+            os.makedirs(self.directory, exist_ok=True)
+            st = self.files[key] = [fs.open_file(path, os.O_WRONLY | os.O_CREAT), f]
+            start = 0
+        try:
+            fs.write_at(st[0], f.buf[start:], start)
+            if fsync:
+                fs.fsync(st[0])
+        except OSError:
+            if new:  # leave no file: the next sync makes it again
+                os.close(self.files.pop(key)[0])
+                os.remove(path)
+            else:
+                fs.truncate(st[0], start)
+            raise
