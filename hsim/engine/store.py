@@ -276,8 +276,10 @@ class Store:
             selected, now, drop_deletes=all_files, boundaries=boundaries
         )
         written = []  # one file, or one per date-tiered window; all on disk before any counts
+        staying = len(self.files) - len(selected)
         for part in result.outputs():
-            written.append(self._open(part.data, part.cells, part.cell_offsets))
+            written.append(self._open(part.data, part.cells, part.cell_offsets,
+                                      others=staying + len(written)))
             if self.persist is not None:
                 try:
                     self.persist(written[-1])
@@ -372,7 +374,8 @@ class Store:
 
     # --- internals -------------------------------------------------------------------------------
     def _open(self, data: bytes, cells: list | None = None,
-              cell_offsets: dict | None = None) -> StoreFile:
+              cell_offsets: dict | None = None, others: int | None = None) -> StoreFile:
+        """A store file of `data`; `others`: the files it will join (default: the store's)."""
         self._file_counter += 1
         key = f"{self.owner}/{self.name!r}/{self._file_counter}".encode()
         name = hashlib.md5(key).hexdigest()  # HBase names store files by a random UUID's hex
@@ -380,7 +383,8 @@ class Store:
                               cell_offsets)
         sf = StoreFile(reader)
         if (cells is not None and len(data) <= 4 * self.config.memstore_flush_size
-                and len(self.files) + 2 >= self.config.compaction_min_files):
+                and (len(self.files) if others is None else others) + 2
+                >= self.config.compaction_min_files):
             # A small file joining others is next in line for a compaction: keep the cells it
             # was written from so that compaction need not decode them. A file with too few
             # others to compact keeps none: it may wait long, its cells a second copy of its
