@@ -14,7 +14,7 @@ import threading
 
 from hsim.clock import TickingClock
 from hsim.config import Config
-from hsim.errors import InvalidArgumentError
+from hsim.errors import ClusterClosedError, InvalidArgumentError
 from hsim.regions.master import Master
 
 from typing import TYPE_CHECKING
@@ -134,13 +134,21 @@ class Cluster:
             return ran
 
     def close(self) -> None:
-        """Shut down: with a data directory, flush every region and archive the WALs, so the
-        directory reopens without replay; without one, nothing to do. Idempotent."""
+        """Shut down: with a data directory, flush every region, archive the WALs and release
+        the directory's lock, so the directory reopens without replay. Final: every later
+        request raises ClusterClosedError (as a closed HBase Connection). Idempotent."""
+        if self.closed:
+            return
         with self.lock:
             if self.data_dir is not None:
                 self.data_dir.close(self.master)
                 self.data_dir = None
-                self.lock = threading.RLock()
+            self.lock = _ClosedLock()
+
+    @property
+    def closed(self) -> bool:
+        """Whether close() has run."""
+        return type(self.lock) is _ClosedLock
 
     def __enter__(self):
         return self
@@ -182,6 +190,23 @@ class _PersistingLock:
 
     def __exit__(self, *exc):
         self.release()
+        return False
+
+
+class _ClosedLock:
+    """The lock of a closed cluster: any request that takes it is refused."""
+
+    __slots__ = ()
+
+    def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
+        raise ClusterClosedError("Cluster is closed: no request after close()")
+
+    def release(self) -> None:
+        pass
+
+    __enter__ = acquire
+
+    def __exit__(self, *exc):
         return False
 
 

@@ -29,6 +29,7 @@ from hsim.errors import (
 )
 from hsim.regions.wal import decode_entries
 from hsim.storage import layout
+from hsim.storage.dir_lock import LOCK_FILE, DirLock
 from hsim.storage.layout import family_dir_name, table_dir, wal_dir, write_atomic
 
 
@@ -76,14 +77,26 @@ class DataDir:
         self._archived: dict[str, int] = {}  # server name -> archived names moved so far
         self._fsyncs: dict[str, int] = {}
         self.closed = False
+        self.lock: DirLock | None = None
         self.namespaces: set = set()
         self._fingerprint: list | None = None
 
     # --- open ----------------------------------------------------------------------------------
     def load(self, config) -> None:
-        """Read and check the whole directory; change nothing (FSUtils.checkVersion first)."""
+        """Take the directory's lock, then read and check the whole directory; a directory that
+        fails to open is left as it was, lock file included (FSUtils.checkVersion first)."""
+        os.makedirs(self.root, exist_ok=True)
+        self.lock = DirLock(self.root)
+        self.lock.acquire()
+        try:
+            self._load(config)
+        except BaseException:
+            self.lock.release(remove=True)
+            raise
+
+    def _load(self, config) -> None:
         root = self.root
-        entries = os.listdir(root) if os.path.isdir(root) else []
+        entries = [e for e in os.listdir(root) if e != LOCK_FILE]
         vfile = os.path.join(root, layout.VERSION_FILE)
         if not entries:
             return
@@ -366,6 +379,7 @@ class DataDir:
             os.close(st[0])
         self._wals = {}
         self.closed = True
+        self.lock.release()
 
 
 def _desc_token(st) -> tuple:

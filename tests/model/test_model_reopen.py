@@ -51,6 +51,7 @@ class ReopenMachine(DurabilityMachine):
         for fd_state in self.cluster.data_dir._wals.values():
             os.close(fd_state[0])  # SIGKILL: the files close, nothing is flushed
         self.cluster.data_dir._wals = {}
+        self.cluster.data_dir.lock.release()  # the kernel drops a dead process's lock
         self.cluster = self._open()
         rows = self._rows()
         for r in [r for r in self.volatile if r not in rows]:
