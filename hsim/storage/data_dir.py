@@ -28,8 +28,9 @@ from hsim.errors import (
     TableInfoMissingError,
 )
 from hsim.regions.wal import decode_entries
-from hsim.storage import layout
+from hsim.storage import layout, procedures, region_chain
 from hsim.storage.dir_lock import LOCK_FILE, DirLock
+from hsim.storage.procedure_store import ProcedureStore
 from hsim.storage.layout import family_dir_name, table_dir, wal_dir, write_atomic
 
 
@@ -77,6 +78,8 @@ class DataDir:
         self._archived: dict[str, int] = {}  # server name -> archived names moved so far
         self._fsyncs: dict[str, int] = {}
         self.closed = False
+        self.procedures = ProcedureStore(self.root)
+        self.repaired: list[str] = []  # what opening did to finish or undo procedures
         self.lock: DirLock | None = None
         self.namespaces: set = set()
         self._fingerprint: list | None = None
@@ -108,6 +111,8 @@ class DataDir:
             raise FileSystemVersionError(
                 f"data directory {root} has format version {found!r}; this hsim reads "
                 f"{layout.FORMAT_VERSION!r}")
+        # a crash mid-DDL or mid-split: finish or undo it before any table is read
+        self.repaired = procedures.recover(root, self.procedures.load())
         data = os.path.join(root, "data")
         for ns in sorted(os.listdir(data)) if os.path.isdir(data) else []:
             self.namespaces.add(ns)  # a namespace is its directory (even with no table)
@@ -157,7 +162,8 @@ class DataDir:
             parents[enc] = files
             self._regions[rdir] = "split" if ri.get("split") else "live"
             if not ri.get("split"):
-                t.regions.append((ri, files))
+                t.regions.append(({**ri, "dir": enc}, files))
+        region_chain.check(t.desc.name, [ri for ri, _ in t.regions])
         for ri, files in t.regions:
             rdir = os.path.join(tdir, ri["encoded_name"])
             for fam in t.desc.families:
@@ -198,7 +204,7 @@ class DataDir:
                 regions.append(r)
             master.tables[t.desc.name] = TableState(t.desc, t.enabled, RegionLocator(regions),
                                                     t.split_keys, t.state_time)
-            self._tables[table_dir(self.root, t.desc.name)] = _desc_token(
+            self._tables[table_dir(self.root, t.desc.name)] = desc_token(
                 master.tables[t.desc.name])
             for r in regions:
                 cells = self.wal_cells.get(r.encoded_name)
@@ -212,7 +218,9 @@ class DataDir:
                          os.path.join(self.root, ".tmp"))
         for srv in master.servers:
             self._track(srv)
+        master.procedures = []  # from now on, DDL and splits are journalled
         self.checkpoint(master)  # the replayed edits' store files, before the old WALs go
+        self.procedures.clear()  # what the journal held is done (load finished it)
         for d in self.old_wal_dirs:
             _archive_wal_dir(self.root, d)
         self.old_wal_dirs = []
@@ -233,6 +241,8 @@ class DataDir:
             if srv.name not in self._servers:
                 self._track(srv)
             self._write_wal(srv)
+        if master.procedures:
+            procedures.run(self, master)
         self._sync_stores(master)
         live = {srv.name for srv in master.servers}
         for name in list(self._servers):
@@ -289,7 +299,7 @@ class DataDir:
         # Most requests change no file: compare a cheap fingerprint (a flush appends to a
         # store's file list, a compaction or split replaces it; holding the lists compares
         # them by content when replaced) before any path work.
-        fp = [(_desc_token(st), [(s.files, len(s.files)) for r in st.locator.regions
+        fp = [(desc_token(st), [(s.files, len(s.files)) for r in st.locator.regions
                                  for s in r.stores.values()]) for st in master.tables.values()]
         fp.append(frozenset(master.namespaces))
         if fp == self._fingerprint:
@@ -321,7 +331,7 @@ class DataDir:
                         else:
                             wanted[os.path.join(fdir, sf.reader.name)] = sf
         for tdir, st in tables.items():
-            token = _desc_token(st)
+            token = desc_token(st)
             if self._tables.get(tdir) != token:
                 write_atomic(os.path.join(tdir, ".tabledesc", layout.TABLEINFO),
                              layout.encode_descriptor(st.descriptor, st.enabled, st.state_time,
@@ -357,10 +367,10 @@ class DataDir:
                     self._regions[rdir] = "split"
                 continue
             del self._regions[rdir]
-            shutil.rmtree(rdir, ignore_errors=True)  # CatalogJanitor: a parent no one refers to
+            procedures.remove_dir(self.root, rdir)  # CatalogJanitor: a parent no one refers to
         for tdir in [d for d in self._tables if d not in tables]:
             del self._tables[tdir]
-            shutil.rmtree(tdir, ignore_errors=True)  # a deleted table
+            procedures.remove_dir(self.root, tdir)  # a deleted table
 
     # --- close ---------------------------------------------------------------------------------
     def close(self, master) -> None:
@@ -382,7 +392,7 @@ class DataDir:
         self.lock.release()
 
 
-def _desc_token(st) -> tuple:
+def desc_token(st) -> tuple:
     d = st.descriptor
     return (st.enabled, st.state_time, tuple(d.families.items()),
             tuple(v for k, v in vars(d).items() if k != "families"))
