@@ -1,10 +1,12 @@
 """Model-based test of the data directory: writes under every durability, flushes,
-compactions and splits, with clean close/reopen and crash/reopen in between. A clean close
+compactions, splits and DDL, with clean close/reopen, crash/reopen and crashes at step k of a
+DDL operation or a split in between. A clean close
 keeps everything; a crash keeps every SYNC_WAL and FSYNC_WAL write and may lose only SKIP_WAL
 and ASYNC_WAL writes that were in no store file yet."""
 
 import os
 import shutil
+import sys
 import tempfile
 
 import hypothesis.strategies as st
@@ -13,6 +15,9 @@ from hypothesis import HealthCheck, settings
 from hypothesis.stateful import rule
 
 import hsim
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "storage"))
+from crash_steps import Killed, steps  # noqa: E402  (the disk-step crash injection)
 
 CONFIG = hsim.Config(compaction_min_files=2)
 
@@ -23,6 +28,7 @@ class ReopenMachine(DurabilityMachine):
         self.root = tempfile.mkdtemp(prefix="hsim-model-")
         self.cluster = self._open()
         self.cluster.admin.create_table("t", ["f", "g"], split_keys=[b"k"])
+        self.crashes = 0  # crashes injected mid-DDL or mid-split
 
     def _open(self):
         return hsim.Cluster(2, clock=hsim.ManualClock(1000), config=CONFIG, data_dir=self.root)
@@ -48,6 +54,9 @@ class ReopenMachine(DurabilityMachine):
 
     @rule()
     def crash_and_reopen(self):
+        self._crash()
+
+    def _crash(self):
         for fd_state in self.cluster.data_dir._wals.values():
             os.close(fd_state[0])  # SIGKILL: the files close, nothing is flushed
         self.cluster.data_dir._wals = {}
@@ -56,6 +65,20 @@ class ReopenMachine(DurabilityMachine):
         rows = self._rows()
         for r in [r for r in self.volatile if r not in rows]:
             del self.volatile[r]
+
+    def run_crashing(self, action, k: int) -> bool:
+        """The action with a crash just before its k-th disk step (if it has that many)."""
+        def kill():
+            raise Killed
+
+        try:
+            with steps(k, kill):
+                action()
+            return False
+        except Killed:
+            self._crash()
+            self.crashes += 1
+            return True
 
     def teardown(self):
         if self.cluster.data_dir is not None:
