@@ -1,14 +1,17 @@
 """DataDir: keeps a cluster's state in a data directory and rebuilds a cluster from one.
 
-Opening reads and checks everything first -- the version file, every descriptor, .regioninfo,
-store file and WAL -- and only then changes anything, so a directory that fails to open is left
-byte for byte as it was. Store files are read into memory at open and served by the HFile
+Opening takes the directory's lock (hsim.storage.dir_lock), finishes or undoes the procedures
+its journal shows unfinished (hsim.storage.procedures), then reads and checks everything --
+the version file, every descriptor, .regioninfo, region chain, store file and WAL -- and only
+then changes anything, so a directory that fails to open is left byte for byte as it was.
+Store files are read into memory at open and served by the HFile
 reader from there (the simulator's reads never touch the disk after open).
 
 While the cluster runs, `checkpoint()` runs at the end of every request, before its reply:
 it writes the WAL bytes the request's durability synced (SYNC_WAL: written to the OS;
-FSYNC_WAL: also fsynced; ASYNC_WAL: when the syncer ran; SKIP_WAL: nothing), then new store
-files and region and table metadata, then deletes what compaction, splits and drops removed,
+FSYNC_WAL: also fsynced; ASYNC_WAL: when the syncer ran; SKIP_WAL: nothing), then the DDL and
+splits the request did, each as a journalled procedure, then new store files and region and
+table metadata, then deletes what compaction, splits and drops removed,
 and last moves WAL files whose edits are all in store files to oldWALs -- in that order, so at
 every instant the WALs on disk hold every acknowledged edit the store files on disk lack.
 """
@@ -61,7 +64,7 @@ class _TableOnDisk:
 
 
 class DataDir:
-    """One cluster's data directory: `load` (check, change nothing), `restore` into a master,
+    """One cluster's data directory: `load` (lock, repair, check), `restore` into a master,
     then `checkpoint` after every request and `close` at a clean shutdown."""
 
     def __init__(self, root: str):
