@@ -202,7 +202,10 @@ class DataDir:
                 for fam, sfs in files.items():
                     store = r.stores[fam]
                     store.adopt_files(list(sfs))
-                    store._file_counter = now  # new files' names must not meet loaded ones
+                    # new files' names must not meet loaded ones: each session numbers its
+                    # files from its own start time (later than every earlier session's), with
+                    # room for 2**20 files per store in between
+                    store._file_counter = now << 20
                 r.set_block_cache(server.block_cache)
                 regions.append(r)
             master.tables[t.desc.name] = TableState(t.desc, t.enabled, RegionLocator(regions),
