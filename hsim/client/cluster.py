@@ -143,6 +143,7 @@ class Cluster:
             if self.data_dir is not None:
                 self.data_dir.close(self.master)
                 self.data_dir = None
+                self.lock.closed = True  # for requests already waiting on it
             self.lock = _ClosedLock()
 
     @property
@@ -163,18 +164,24 @@ class Cluster:
 
 class _PersistingLock:
     """The cluster's lock when it has a data directory: releasing the outermost hold runs the
-    checkpoint, so a request's WAL bytes and files are on disk before its reply."""
+    checkpoint, so a request's WAL bytes and files are on disk before its reply. Once `closed`
+    (by close(), holding it), a request that was waiting for it is refused, not applied and
+    then lost."""
 
-    __slots__ = ("_lock", "_depth", "_checkpoint")
+    __slots__ = ("_lock", "_depth", "_checkpoint", "closed")
 
     def __init__(self, checkpoint):
         self._lock = threading.RLock()
         self._depth = 0
         self._checkpoint = checkpoint
+        self.closed = False
 
     def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
         got = self._lock.acquire(blocking, timeout)
         if got:
+            if self.closed:
+                self._lock.release()
+                _ClosedLock().acquire()  # raises ClusterClosedError
             self._depth += 1
         return got
 

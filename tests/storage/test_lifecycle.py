@@ -86,3 +86,30 @@ def test_close_is_final(tmp_path, data_dir):
     if data_dir:
         with hsim.Cluster(data_dir=tmp_path) as c2:
             assert [r[0].row for r in c2.table("t").scan()] == [b"a", b"b"]
+
+
+def test_a_request_waiting_for_the_lock_when_close_runs_is_refused(tmp_path):
+    import threading
+
+    c = hsim.Cluster(data_dir=tmp_path)
+    c.admin.create_table("t", ["f"])
+    t = c.table("t")
+    lock = c.lock
+    lock.acquire()  # a request in flight
+    errors = []
+
+    def put():
+        try:
+            t.put(b"late", {b"f:q": b"v"})
+        except ClusterClosedError as e:
+            errors.append(e)
+
+    waiter = threading.Thread(target=put)
+    waiter.start()
+    waiter.join(0.2)  # it waits for the lock
+    c.close()
+    lock.release()
+    waiter.join(10)
+    assert len(errors) == 1
+    with hsim.Cluster(data_dir=tmp_path) as c2:
+        assert c2.table("t").count() == 0  # refused, so not applied (and not lost)
