@@ -208,3 +208,27 @@ class DroppedSnapshotError(DiskIOError):
     retried later; the edits stay in the WAL (DroppedSnapshotException)."""
 
     hbase_exception = "org.apache.hadoop.hbase.DroppedSnapshotException"
+
+
+class ClusterClosedError(DoNotRetryError):
+    """A request on a Cluster after close() (ConnectionImplementation.checkClosed)."""
+
+
+class DataDirLockedError(HsimError):
+    """A data directory another live process has open: its lock file is held (as HDFS refuses
+    a second writer of a file hbck's lock holds)."""
+
+    hbase_exception = "org.apache.hadoop.hdfs.protocol.AlreadyBeingCreatedException"
+
+
+class RegionChainError(HsimError):
+    """A data directory whose regions do not tile a table: a hole or an overlap in the region
+    chain (hbck's HOLE_IN_REGION_CHAIN, OVERLAP_IN_REGION_CHAIN), or a .regioninfo whose
+    boundaries do not match its region's name."""
+
+
+class CorruptProcedureStoreError(HsimError):
+    """A procedure journal whose records do not parse (before its torn tail)."""
+
+    hbase_exception = ("org.apache.hadoop.hbase.procedure2.store.wal."
+                       "CorruptedWALProcedureStoreException")

@@ -10,6 +10,8 @@ that now holds the rows after the last one returned (before it, when reversed).
 
 from __future__ import annotations
 
+from hsim.errors import TableNotFoundError
+
 
 class ClientScanner:
     def __init__(self, table, start, stop, reversed, queries, filt, max_versions, caching,
@@ -25,12 +27,19 @@ class ClientScanner:
         self.pos, self.below = start, None
         self.scanner = self.region = None
         self.done = False
+        # the table as the scan found it: dropped or truncated (a new table state) under the
+        # scan, the next batch ends the scan with TableNotFoundException
+        # (None for hbase:meta, built afresh on every read)
+        self.state = table._tables.get(table.name)
 
     def next_batch(self, want: int) -> list:
         """Up to `want` rows, each its list of cells: one request (call with the cluster's lock
         held). An empty list only when the scan is over."""
         while not self.done:
             now = self.table.cluster.tick()
+            if self.table._tables.get(self.table.name) is not self.state:
+                self.close()
+                raise TableNotFoundError(self.table.name)
             if self.scanner is None or self.scanner.closed_under_it:
                 self._open(now)
             rows = self.region.server.scan(self.scanner, want)

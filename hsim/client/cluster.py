@@ -14,7 +14,7 @@ import threading
 
 from hsim.clock import TickingClock
 from hsim.config import Config
-from hsim.errors import DiskIOError, InvalidArgumentError
+from hsim.errors import ClusterClosedError, DiskIOError, InvalidArgumentError
 from hsim.filters import regex_budget
 from hsim.regions.master import Master
 
@@ -139,13 +139,22 @@ class Cluster:
             return ran
 
     def close(self) -> None:
-        """Shut down: with a data directory, flush every region and archive the WALs, so the
-        directory reopens without replay; without one, nothing to do. Idempotent."""
+        """Shut down: with a data directory, flush every region, archive the WALs and release
+        the directory's lock, so the directory reopens without replay. Final: every later
+        request raises ClusterClosedError (as a closed HBase Connection). Idempotent."""
+        if self.closed:
+            return
         with self.lock:
             if self.data_dir is not None:
                 self.data_dir.close(self.master)
                 self.data_dir = None
-                self.lock = threading.RLock()
+                self.lock.closed = True  # for requests already waiting on it
+            self.lock = _ClosedLock()
+
+    @property
+    def closed(self) -> bool:
+        """Whether close() has run."""
+        return type(self.lock) is _ClosedLock
 
     def __enter__(self):
         return self
@@ -160,18 +169,24 @@ class Cluster:
 
 class _PersistingLock:
     """The cluster's lock when it has a data directory: releasing the outermost hold runs the
-    checkpoint, so a request's WAL bytes and files are on disk before its reply."""
+    checkpoint, so a request's WAL bytes and files are on disk before its reply. Once `closed`
+    (by close(), holding it), a request that was waiting for it is refused, not applied and
+    then lost."""
 
-    __slots__ = ("_lock", "_depth", "_checkpoint")
+    __slots__ = ("_lock", "_depth", "_checkpoint", "closed")
 
     def __init__(self, checkpoint):
         self._lock = threading.RLock()
         self._depth = 0
         self._checkpoint = checkpoint
+        self.closed = False
 
     def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
         got = self._lock.acquire(blocking, timeout)
         if got:
+            if self.closed:
+                self._lock.release()
+                _ClosedLock().acquire()  # raises ClusterClosedError
             self._depth += 1
         return got
 
@@ -187,6 +202,23 @@ class _PersistingLock:
 
     def __exit__(self, *exc):
         self.release()
+        return False
+
+
+class _ClosedLock:
+    """The lock of a closed cluster: any request that takes it is refused."""
+
+    __slots__ = ()
+
+    def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
+        raise ClusterClosedError("Cluster is closed: no request after close()")
+
+    def release(self) -> None:
+        pass
+
+    __enter__ = acquire
+
+    def __exit__(self, *exc):
         return False
 
 

@@ -441,7 +441,7 @@ class Table:
                     if limit is not None and returned >= limit:
                         return
                 want = caching if limit is None else min(caching, limit - returned)
-                with lock:
+                with self.cluster.lock:  # refused once the cluster is closed
                     batch = cs.next_batch(want)
         finally:
             with lock:

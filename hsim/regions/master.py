@@ -43,6 +43,16 @@ class Master:
 
         self.log_cleaner = LogCleaner(config.wal_archive_ttl_ms)  # oldWALs
 
+        # With a data directory: the DDL and splits done since its last checkpoint, in order,
+        # as (procedure, table name, regions...) for its procedure journal (hsim.storage
+        # .procedures); None without one (nothing to journal).
+        self.procedures: list | None = None
+        self._region_ids: dict[str, int] = {}  # table name -> the region id its last create used
+
+    def _record(self, *procedure) -> None:
+        if self.procedures is not None:
+            self.procedures.append(procedure)
+
     # --- tables ----------------------------------------------------------------------------------
     def table_state(self, name: str) -> TableState:
         st = self.tables.get(name)
@@ -63,10 +73,19 @@ class Master:
             raise TableExistsError(desc.name)
         for family, cf in desc.families.items():
             self._check_compaction_policy(family, cf)
+        self._create(desc, split_keys)
+        self._record("CreateTable", desc.name, list(self.tables[desc.name].locator.regions))
+
+    def _create(self, desc: TableDescriptor, split_keys: list | None) -> None:
         keys = _check_split_keys(split_keys or [])
         now = self.clock.now()
+        # A table made again under the same name (truncate, drop and create) at the same time
+        # still gets new region names, or a crash would replay the old regions' WAL edits into
+        # the new ones.
+        rid = max(now, self._region_ids.get(desc.name, -1) + 1)
+        self._region_ids[desc.name] = rid
         bounds = [b""] + keys + [b""]
-        regions = [Region(desc, bounds[i], bounds[i + 1], now, self.config)
+        regions = [Region(desc, bounds[i], bounds[i + 1], rid, self.config)
                    for i in range(len(bounds) - 1)]
         for r in regions:
             self._assign(r)
@@ -93,13 +112,17 @@ class Master:
         st = self.table_state(name)
         if st.enabled:
             raise TableNotDisabledError(name)
+        self._drop(st)
+        self._record("DeleteTable", name)
+
+    def _drop(self, st: TableState) -> None:
         for r in st.locator.regions:
             if r.server is not None:
                 for s in r.stores.values():
                     for sf in s.files:
                         r.server.block_cache.evict_file(sf.reader.name)
                 r.server.close_region(r, retire=True)
-        del self.tables[name]
+        del self.tables[st.descriptor.name]
 
     def disable_table(self, name: str) -> None:
         meta.refuse(name, "disable")
@@ -127,9 +150,10 @@ class Master:
         if st.enabled:
             raise TableNotDisabledError(name)
         keys = [r.start_key for r in st.locator.regions][1:] if preserve_splits else []
-        desc = st.descriptor
-        self.delete_table(name)
-        self.create_table(desc, keys)
+        old = list(st.locator.regions)
+        self._drop(st)
+        self._create(st.descriptor, keys)
+        self._record("TruncateTable", name, list(self.tables[name].locator.regions), old)
 
     # --- schema changes (online in 2.x) -----------------------------------------------------------
     def add_family(self, name: str, family: bytes, cf: ColumnFamily) -> None:
@@ -242,6 +266,7 @@ class Master:
         regions = [r for r in st.locator.regions if r is not region] + [a, b]
         st.locator.set(regions)
         self.splits += 1
+        self._record("SplitTableRegion", st.descriptor.name, [a, b], region)
         for d in (a, b):
             for s in d.stores.values():
                 if s.has_references():

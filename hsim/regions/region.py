@@ -49,6 +49,11 @@ def check_row(row: bytes) -> None:
         raise InvalidArgumentError(f"Row length {len(row)} is > {MAX_ROW_LENGTH}")
 
 
+def encode_region_name(table: str, start_key: bytes, region_id: int) -> str:
+    """RegionInfo.encodeRegionName: the MD5 of the raw region name `<table>,<start>,<id>`."""
+    return hashlib.md5(f"{table},".encode() + start_key + f",{region_id}".encode()).hexdigest()
+
+
 class Region:
     def __init__(self, table, start_key: bytes, end_key: bytes, region_id: int, config,
                  block_cache=None, seq_id: int = 0):
@@ -60,8 +65,7 @@ class Region:
         self.config = config
         # RegionInfo.encodeRegionName: MD5 of the raw region name bytes; the name as text is
         # its Bytes.toStringBinary (RegionInfo.getRegionNameAsString)
-        raw = f"{table.name},".encode() + start_key + f",{region_id}".encode()
-        self.encoded_name = hashlib.md5(raw).hexdigest()
+        self.encoded_name = encode_region_name(table.name, start_key, region_id)
         key = f"{table.name},{to_string_binary(start_key)},{region_id}"
         self.name = f"{key}.{self.encoded_name}."
         self.seq_id = seq_id

@@ -84,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
             sh.cluster.close()  # with a data directory: flush and archive the WALs
         except HsimError as e:  # a full disk: the WALs stay, the next start replays them
             print(f"hsim shell: {e}", file=sys.stderr)
+            if sh.cluster.data_dir is not None:
+                sh.cluster.data_dir.abandon()  # as the exit would: the lock goes
 
 
 def _run(sh: Shell, args) -> int:

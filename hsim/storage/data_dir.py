@@ -1,8 +1,10 @@
 """DataDir: keeps a cluster's state in a data directory and rebuilds a cluster from one.
 
-Opening reads and checks everything first -- the version file, every descriptor, .regioninfo,
-store file and WAL -- and only then changes anything, so a directory that fails to open is left
-byte for byte as it was. Store files are read into memory at open and served by the HFile
+Opening takes the directory's lock (hsim.storage.dir_lock), finishes or undoes the procedures
+its journal shows unfinished (hsim.storage.procedures), then reads and checks everything --
+the version file, every descriptor, .regioninfo, region chain, store file and WAL -- and only
+then changes anything, so a directory that fails to open is left byte for byte as it was.
+Store files are read into memory at open and served by the HFile
 reader from there (the simulator's reads never touch the disk after open).
 
 While the cluster runs, each WAL sync writes its bytes as it happens (the WAL's `sink`:
@@ -11,7 +13,9 @@ ASYNC_WAL when the syncer runs; SKIP_WAL nothing), and each flush or compaction 
 file before the store takes it in (`write_store_file`). A write the disk refuses fails the
 mutation (DamagedWALError) or leaves the store as it was (DroppedSnapshotError), see
 hsim.storage.fs. `checkpoint()` runs at the end of every request, before its reply: region and
-table metadata and split references, then deletes what compaction, splits and drops removed,
+table metadata and split references (the DDL and splits the request did first, each as a
+journalled procedure, hsim.storage.procedures), then deletes what compaction, splits and
+drops removed,
 and last moves WAL files whose edits are all in store files to oldWALs -- in that order, so at
 every instant the WALs on disk hold every acknowledged edit the store files on disk lack.
 
@@ -35,7 +39,9 @@ from hsim.errors import (
     TableInfoMissingError,
 )
 from hsim.regions.wal_codec import MAGIC, read_wal_file
-from hsim.storage import fs, layout
+from hsim.storage import fs, layout, procedures, region_chain
+from hsim.storage.dir_lock import LOCK_FILE, DirLock
+from hsim.storage.procedure_store import ProcedureStore
 from hsim.storage.layout import family_dir_name, table_dir, wal_dir, write_atomic
 from hsim.storage.wal_writer import WALWriter
 
@@ -58,7 +64,7 @@ class _TableOnDisk:
 
 
 class DataDir:
-    """One cluster's data directory: `load` (check, change nothing), `restore` into a master,
+    """One cluster's data directory: `load` (lock, repair, check), `restore` into a master,
     then `checkpoint` after every request and `close` at a clean shutdown."""
 
     def __init__(self, root: str):
@@ -77,14 +83,28 @@ class DataDir:
         self._servers: dict[str, object] = {}  # server name -> its WAL
         self._archived: dict[str, int] = {}  # server name -> archived names moved so far
         self.closed = False
+        self.procedures = ProcedureStore(self.root)
+        self.repaired: list[str] = []  # what opening did to finish or undo procedures
+        self.lock: DirLock | None = None
         self.namespaces: set = set()
         self._fingerprint: list | None = None
 
     # --- open ----------------------------------------------------------------------------------
     def load(self, config) -> None:
-        """Read and check the whole directory; change nothing (FSUtils.checkVersion first)."""
+        """Take the directory's lock, then read and check the whole directory; a directory that
+        fails to open is left as it was, lock file included (FSUtils.checkVersion first)."""
+        os.makedirs(self.root, exist_ok=True)
+        self.lock = DirLock(self.root)
+        self.lock.acquire()
+        try:
+            self._load(config)
+        except BaseException:
+            self.lock.release(remove=True)
+            raise
+
+    def _load(self, config) -> None:
         root = self.root
-        entries = os.listdir(root) if os.path.isdir(root) else []
+        entries = [e for e in os.listdir(root) if e != LOCK_FILE]
         vfile = os.path.join(root, layout.VERSION_FILE)
         if not entries:
             return
@@ -96,6 +116,8 @@ class DataDir:
             raise FileSystemVersionError(
                 f"data directory {root} has format version {found!r}; this hsim reads "
                 f"{layout.FORMAT_VERSION!r}")
+        # a crash mid-DDL or mid-split: finish or undo it before any table is read
+        self.repaired = procedures.recover(root, self.procedures.load())
         data = os.path.join(root, "data")
         for ns in sorted(os.listdir(data)) if os.path.isdir(data) else []:
             self.namespaces.add(ns)  # a namespace is its directory (even with no table)
@@ -155,7 +177,8 @@ class DataDir:
             parents[enc] = files
             self._regions[rdir] = "split" if ri.get("split") else "live"
             if not ri.get("split"):
-                t.regions.append((ri, files))
+                t.regions.append(({**ri, "dir": enc}, files))
+        region_chain.check(t.desc.name, [ri for ri, _ in t.regions])
         for ri, files in t.regions:
             rdir = os.path.join(tdir, ri["encoded_name"])
             for fam in t.desc.families:
@@ -182,6 +205,8 @@ class DataDir:
         except (OSError, DiskIOError) as e:
             self._close_wal_files()
             fs.remove_new(self.root, before)
+            if self.lock is not None:  # the directory as it was, lock file included
+                self.lock.release(remove=True)
             why = e.message if isinstance(e, DiskIOError) else str(e)
             raise DiskIOError(f"cannot open data directory {self.root}: a write failed, nothing "
                               f"was changed: {why}") from None
@@ -218,12 +243,15 @@ class DataDir:
                 for fam, sfs in files.items():
                     store = r.stores[fam]
                     store.adopt_files(list(sfs))
-                    store._file_counter = now  # new files' names must not meet loaded ones
+                    # new files' names must not meet loaded ones: each session numbers its
+                    # files from its own start time (later than every earlier session's), with
+                    # room for 2**20 files per store in between
+                    store._file_counter = now << 20
                 r.set_block_cache(server.block_cache)
                 regions.append(r)
             master.tables[t.desc.name] = TableState(t.desc, t.enabled, RegionLocator(regions),
                                                     t.split_keys, t.state_time)
-            self._tables[table_dir(self.root, t.desc.name)] = _desc_token(
+            self._tables[table_dir(self.root, t.desc.name)] = desc_token(
                 master.tables[t.desc.name])
             for r in regions:
                 cells = self.wal_cells.get(r.encoded_name)
@@ -235,7 +263,9 @@ class DataDir:
         if not os.path.exists(vfile):
             write_atomic(vfile, (layout.FORMAT_VERSION + "\n").encode(),
                          os.path.join(self.root, ".tmp"))
+        master.procedures = []  # from now on, DDL and splits are journalled
         self._checkpoint(master)  # the replayed edits' files, before the old WALs go
+        self.procedures.clear()  # what the journal held is done (load finished it)
 
     # --- while running ---------------------------------------------------------------------------
     def _track(self, srv) -> None:
@@ -283,6 +313,8 @@ class DataDir:
         for srv in master.servers:
             if srv.name not in self._servers:
                 self._track(srv)
+        if master.procedures:
+            procedures.run(self, master)
         self._sync_stores(master)
         live = {srv.name for srv in master.servers}
         for name in list(self._servers):
@@ -324,7 +356,7 @@ class DataDir:
         # Most requests change no file: compare a cheap fingerprint (a flush appends to a
         # store's file list, a compaction or split replaces it; holding the lists compares
         # them by content when replaced) before any path work.
-        fp = [(_desc_token(st), [(s.files, len(s.files)) for r in st.locator.regions
+        fp = [(desc_token(st), [(s.files, len(s.files)) for r in st.locator.regions
                                  for s in r.stores.values()]) for st in master.tables.values()]
         fp.append(frozenset(master.namespaces))
         if fp == self._fingerprint:
@@ -355,7 +387,7 @@ class DataDir:
                         else:
                             wanted[os.path.join(fdir, sf.reader.name)] = sf
         for tdir, st in tables.items():
-            token = _desc_token(st)
+            token = desc_token(st)
             if self._tables.get(tdir) != token:
                 write_atomic(os.path.join(tdir, ".tabledesc", layout.TABLEINFO),
                              layout.encode_descriptor(st.descriptor, st.enabled, st.state_time,
@@ -391,10 +423,10 @@ class DataDir:
                     self._regions[rdir] = "split"
                 continue
             del self._regions[rdir]
-            shutil.rmtree(rdir, ignore_errors=True)  # CatalogJanitor: a parent no one refers to
+            procedures.remove_dir(self.root, rdir)  # CatalogJanitor: a parent no one refers to
         for tdir in [d for d in self._tables if d not in tables]:
             del self._tables[tdir]
-            shutil.rmtree(tdir, ignore_errors=True)  # a deleted table
+            procedures.remove_dir(self.root, tdir)  # a deleted table
         self._fingerprint = fp  # only once all of it is on disk
 
     # --- close ---------------------------------------------------------------------------------
@@ -420,6 +452,15 @@ class DataDir:
             self._move_archived(name, everything=True)
         self._close_wal_files()
         self.closed = True
+        self.lock.release()
+
+    def abandon(self) -> None:
+        """Let the directory go as a process exit would, after a close() the disk refused: the
+        WAL files close (their edits stay for the next open to replay) and the lock is freed."""
+        self._close_wal_files()
+        self.closed = True
+        if self.lock is not None:
+            self.lock.release()
 
     def _close_wal_files(self) -> None:
         for st in self._wals.values():
@@ -439,7 +480,7 @@ def _replay_unflushed(master, wal) -> bool:
     return any(not wal.archivable(f, lowest) for f in wal.files)
 
 
-def _desc_token(st) -> tuple:
+def desc_token(st) -> tuple:
     d = st.descriptor
     return (st.enabled, st.state_time, tuple(d.families.items()),
             tuple(v for k, v in vars(d).items() if k != "families"))

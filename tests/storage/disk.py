@@ -2,10 +2,12 @@ import os
 
 
 def crash(cluster) -> None:
-    """What SIGKILL leaves: no close(), no flush; the process's open WAL files just close."""
+    """What SIGKILL leaves: no close(), no flush; the process's open WAL files just close and
+    the kernel drops its lock on the directory."""
     for st in cluster.data_dir._wals.values():
         os.close(st[0])
     cluster.data_dir._wals = {}
+    cluster.data_dir.lock.release()
 
 
 def snapshot(root) -> dict:

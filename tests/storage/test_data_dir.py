@@ -267,3 +267,17 @@ def test_reference_files_survive_a_crash_until_compacted(tmp_path):
     assert not pdir.exists()
     with _cluster(tmp_path) as c3:
         assert _rows(c3) == before
+
+
+def test_store_file_names_never_meet_an_earlier_sessions(tmp_path):
+    """Sessions whose clocks barely move (a ManualClock) still name their flushes apart, so a
+    new flush never takes the name (and so the place on disk) of an older file."""
+    for session, flushes in enumerate([1, 3, 1]):
+        with hsim.Cluster(clock=hsim.ManualClock(1000), data_dir=tmp_path) as c:
+            if session == 0:
+                c.admin.create_table("t", ["f"])
+            for flush in range(flushes):
+                c.table("t").put(b"r", {b"f:q": b"%d-%d" % (session, flush)})
+                c.admin.flush("t")
+    with hsim.Cluster(clock=hsim.ManualClock(1000), data_dir=tmp_path) as c:
+        assert c.table("t").get(b"r")[0].value == b"2-0"

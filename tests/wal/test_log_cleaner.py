@@ -78,5 +78,5 @@ def test_the_data_directory_deletes_expired_old_wals(tmp_path):
 
 
 def test_a_negative_ttl_is_refused():
-    with pytest.raises(HsimError, match="wal_archive_ttl_ms must be in \[0, "):
+    with pytest.raises(HsimError, match=r"wal_archive_ttl_ms must be in \[0, "):
         hsim.Config(wal_archive_ttl_ms=-1)
