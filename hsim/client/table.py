@@ -219,10 +219,9 @@ class Table:
     def _send(self, op: str, row: bytes, durability, *args):
         """One read-modify-write request (`op`: a RegionServer method) to the row's region, at
         the request's time."""
+        durability = 0 if durability is None else parse_durability(durability)
         region = self._region(row)
-        return getattr(region.server, op)(region, row, *args, self.cluster.tick(),
-                                          0 if durability is None else
-                                          parse_durability(durability))
+        return getattr(region.server, op)(region, row, *args, self.cluster.tick(), durability)
 
     def check_and_put(self, row: bytes | str, column: bytes | str, value: bytes | str | None,
                       data: dict, timestamp: int | None = None,

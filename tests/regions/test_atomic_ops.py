@@ -140,3 +140,30 @@ def test_thrift_append_and_check_and_put_send_no_get(cluster):
     assert client.atomicIncrement(b"t", b"r", b"f:n", 4) == 4
     d = _delta(before, _counts(cluster))
     assert d["read_rpcs"] == 0 and d["read_requests"] == 4 and d["write_requests"] == 3
+
+
+def test_a_bad_durability_is_refused_before_the_request():
+    c = hsim.Cluster(clock=hsim.TickingClock(1_000))  # every request moves the clock
+    c.admin.create_table("t", ["f"])
+    t = c.table("t")
+    t.put(b"other", {b"f:q": b"v"})
+    now = c.clock.now()
+    with pytest.raises(hsim.InvalidArgumentError):
+        t.increment(b"r", b"f:n", 1, durability="SOMETIMES")
+    with pytest.raises(hsim.InvalidArgumentError):
+        t.check_and_put(b"r", b"f:q", None, {b"f:q": b"v"}, durability="SOMETIMES")
+    assert c.clock.now() == now  # no request was sent
+    assert t.get(b"r") == [] and c.clock.now() > now  # a request does move it
+
+
+def test_a_server_refuses_an_atomic_operation_on_a_region_it_does_not_hold(table):
+    c, t = table
+    t.put(b"r", {b"f:n": (1).to_bytes(8, "big")})
+    (region,) = c.master.tables["t"].locator.regions
+    other = next(s for s in c.master.servers if s is not region.server)
+    before = c.metrics().to_dict()
+    with pytest.raises(hsim.NotServingRegionError):
+        other.increment(region, b"r", [(b"f", b"n", 1)], -1, 2_000)
+    with pytest.raises(hsim.NotServingRegionError):
+        other.check_and_mutate(region, b"r", b"f", b"n", None, [], 2_000)
+    assert c.metrics().to_dict() == before
