@@ -18,3 +18,14 @@ def test_scan_prints_the_metrics_it_was_asked_for(sh):
     assert keys == sorted(keys) and len(keys) == 12
     assert " RPC_CALLS 1" in lines and " REGIONS_SCANNED 1" in lines
     assert "METRIC" not in sh("scan 't'")
+
+
+def test_status_detailed_shows_filtered_read_requests(sh):
+    # ServerLoad / RegionMetrics toString: filteredReadRequestsCount after readRequestsCount
+    sh("create 't', 'f'")
+    for r in ("r1", "r2", "r3"):
+        sh(f"put 't', '{r}', 'f:a', '{r}'")
+    sh("scan 't', {FILTER => \"ValueFilter(=, 'binary:r2')\"}")
+    detailed = sh("status 'detailed'")
+    assert "readRequestsCount=1, filteredReadRequestsCount=2, writeRequestsCount=3, " in detailed
+    assert "readRequestsCount=1, filteredReadRequestsCount=2, writeRequestsCount=3\n" in detailed
