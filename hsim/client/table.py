@@ -5,6 +5,7 @@ timestamp and the next request sees a later one under the default TickingClock."
 
 from __future__ import annotations
 
+from hsim.bytes import to_string_binary
 from hsim.cell import (DELETE, DELETE_COLUMN, DELETE_FAMILY, DELETE_FAMILY_VERSION, MAX_ROW_LENGTH,
                        NO_TTL, PUT, from_fields)
 from hsim.client import requests as rq
@@ -14,7 +15,7 @@ from hsim.client.batch import Batch, Mutation
 from hsim.client.requests import b
 from hsim.durability import parse as parse_durability
 from hsim.errors import (InvalidArgumentError, NoSuchColumnFamilyError,
-                         RetriesExhaustedWithDetailsError, WrongRegionError)
+                         RetriesExhaustedWithDetailsError, WrongRegionError, WrongRowError)
 
 from typing import TYPE_CHECKING
 
@@ -246,6 +247,29 @@ class Table:
         else:
             entries = [(*self._column(c), ts, _DEL_COL, b"", NO_TTL) for c in columns]
         return self._check_and_mutate(row, column, value, entries, durability)
+
+    def check_and_mutate(self, row: bytes | str, column: bytes | str, value: bytes | str | None,
+                         mutations: list, durability: Durability | str | None = None) -> bool:
+        """checkAndMutate(EQUAL) with RowMutations (HRegion.doCheckAndRowMutate): if the
+        column's latest value equals `value` (None or b"": absent or empty), apply `mutations`
+        (Mutation records of this row, puts and deletes, as a batch takes them) as one atomic
+        row mutation, synced at the strongest of their durabilities. Returns whether applied."""
+        row = v.row(row)
+        if not isinstance(mutations, (list, tuple)) or not mutations or \
+                not all(isinstance(m, Mutation) for m in mutations):
+            raise v.type_error("mutations", "a non-empty list of Mutation", mutations)
+        self._column(column)
+        default = parse_durability(durability)
+        entries, strongest = [], 0
+        for m in mutations:
+            if v.row(m.row) != row:
+                raise WrongRowError(
+                    f"The row in the recently added Put/Delete <{to_string_binary(b(m.row))}> "
+                    f"doesn't match the original one <{to_string_binary(row)}>")
+            entries.extend(self._entries_of(row, m))
+            strongest = max(strongest, default if m.durability is None else
+                            parse_durability(m.durability))
+        return self._check_and_mutate(row, column, value, entries, strongest)
 
     def _check_and_mutate(self, row: bytes, column, value, entries: list, durability) -> bool:
         """One checkAndMutate request (hsim.regions.atomic.check_and_mutate)."""

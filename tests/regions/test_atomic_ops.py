@@ -167,3 +167,27 @@ def test_a_server_refuses_an_atomic_operation_on_a_region_it_does_not_hold(table
     with pytest.raises(hsim.NotServingRegionError):
         other.check_and_mutate(region, b"r", b"f", b"n", None, [], 2_000)
     assert c.metrics().to_dict() == before
+
+
+def test_check_and_mutate_applies_row_mutations_atomically(table):
+    from hsim.client.batch import Mutation
+
+    c, t = table
+    t.put(b"r", {b"f:state": b"open", b"f:old": b"x", b"g:n": b"1"})
+    before = _counts(c)
+    done = [Mutation("put", b"r", data={b"f:state": b"closed", b"g:by": b"me"}),
+            Mutation("delete_columns", b"r", column=b"f:old")]
+    assert not t.check_and_mutate(b"r", b"f:state", b"closed", done)
+    assert t.check_and_mutate(b"r", b"f:state", b"open", done)
+    d = _delta(before, _counts(c))
+    assert d["read_rpcs"] == 0 and d["write_requests"] == 1  # one row mutation, one WAL edit
+    assert d["check_mutate_passed"] == 1 and d["check_mutate_failed"] == 1
+    got = {(x.family, x.qualifier): x.value for x in t.get(b"r")}
+    assert got == {(b"f", b"state"): b"closed", (b"g", b"by"): b"me", (b"g", b"n"): b"1"}
+    # RowMutations holds one row only: WrongRowIOException, nothing sent
+    with pytest.raises(hsim.WrongRowError, match="<r2> doesn't match the original one <r>"):
+        t.check_and_mutate(b"r", b"f:state", b"closed",
+                           [Mutation("delete_row", b"r"), Mutation("delete_row", b"r2")])
+    with pytest.raises(TypeError, match="mutations must be a non-empty list of Mutation"):
+        t.check_and_mutate(b"r", b"f:state", b"closed", [])
+    assert {(x.family, x.qualifier): x.value for x in t.get(b"r")} == got
