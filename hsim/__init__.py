@@ -17,7 +17,7 @@ from hsim.errors import (DoNotRetryError, FilterParseError, HsimError, Incompati
                          RegionTooBusyError,
                          TableDisabledError, TableExistsError, TableNotDisabledError,
                          TableNotEnabledError, TableNotFoundError, UnknownRegionError,
-                         WrongRegionError)
+                         WrongRegionError, WrongRowError)
 from hsim.errors import (ConstraintError, NamespaceExistError, NamespaceNotFoundError,
                          RetriesExhaustedWithDetailsError)
 from hsim.keep_deleted_cells import KeepDeletedCells
@@ -41,6 +41,7 @@ __all__ = [
     "InvalidArgumentError", "DoNotRetryError", "NoSuchColumnFamilyError", "NotServingRegionError",
     "TableNotFoundError", "TableExistsError",
     "TableNotDisabledError", "TableNotEnabledError", "TableDisabledError", "WrongRegionError",
+    "WrongRowError",
     "RegionTooBusyError", "UnknownRegionError", "IncompatibleFilterError", "FilterParseError",
     "ConstraintError", "NamespaceExistError", "NamespaceNotFoundError",
     "RetriesExhaustedWithDetailsError",

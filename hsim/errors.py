@@ -72,6 +72,12 @@ class WrongRegionError(DoNotRetryError):
     hbase_exception = "org.apache.hadoop.hbase.regionserver.WrongRegionException"
 
 
+class WrongRowError(HsimError):
+    """A RowMutations (Table.check_and_mutate's mutations) holding a mutation of another row."""
+
+    hbase_exception = "org.apache.hadoop.hbase.client.WrongRowIOException"
+
+
 class NotServingRegionError(HsimError):
     """A request sent to a region server for a region it does not hold (closed, moved, split)."""
 

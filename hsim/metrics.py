@@ -32,6 +32,9 @@ class IOCounters:
         "files_skipped_key_range",
         "files_skipped_bloom",
         "cells_scanned",  # cells the merge handed to the query matcher
+        # data blocks fetched (cache or file), uncompressed without header: HBase's
+        # BLOCK_BYTES_SCANNED (HFileScannerImpl.recordBlockSize)
+        "block_bytes_scanned",
     )
 
     def __init__(self):
@@ -87,8 +90,11 @@ class Metric(NamedTuple):
 # HBase's RegionServer bean exports it under ("-": none), what it counts.
 _SCHEMA = """
 regions                  count    S   regionCount             regions open on the server
-read_requests            requests SR  readRequestCount        rows read (Gets and scanned rows)
+read_requests            requests SR  readRequestCount        rows returned (Gets and scanned rows)
+filtered_read_requests   requests SR  filteredReadRequestCount rows a scan or Get read, not returned
 write_requests           requests SR  writeRequestCount       mutations applied
+check_mutate_passed      count    S   checkMutatePassedCount  checkAndMutate checks that passed
+check_mutate_failed      count    S   checkMutateFailedCount  checkAndMutate checks that failed
 memstore_data_bytes      bytes    F   memStoreSize            cell bytes in the MemStore
 memstore_heap_bytes      bytes    SRF memStoreHeapSize        MemStore heap (cells + overhead)
 store_files              files    SRF storeFileCount          HFiles in the stores

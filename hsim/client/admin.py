@@ -45,7 +45,8 @@ class RegionInfo:
     end_key: bytes
     server: str
     region_id: int
-    read_requests: int
+    read_requests: int  # rows returned (RegionLoad.getReadRequestsCount)
+    filtered_read_requests: int  # rows read, not returned (getFilteredReadRequestsCount)
     write_requests: int
     memstore_bytes: int
     store_files: dict = field(default_factory=dict)  # family -> [StoreFileInfo]
@@ -366,7 +367,8 @@ class Admin:
                     start_key=r.start_key, end_key=r.end_key,
                     server=r.server.name if r.server else "", region_id=r.region_id,
                     read_requests=r.read_requests, write_requests=r.write_requests,
-                    memstore_bytes=r.memstore_heap, store_files=files))
+                    memstore_bytes=r.memstore_heap, store_files=files,
+                    filtered_read_requests=r.filtered_read_requests))
             return out
 
 

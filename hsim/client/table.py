@@ -5,18 +5,17 @@ timestamp and the next request sees a later one under the default TickingClock."
 
 from __future__ import annotations
 
-import struct
-
+from hsim.bytes import to_string_binary
 from hsim.cell import (DELETE, DELETE_COLUMN, DELETE_FAMILY, DELETE_FAMILY_VERSION, MAX_ROW_LENGTH,
-                       NO_TTL, PUT)
+                       NO_TTL, PUT, from_fields)
 from hsim.client import requests as rq
 from hsim.client import validation as v
 from hsim.client import scan_options as so
 from hsim.client.batch import Batch, Mutation
 from hsim.client.requests import b
 from hsim.durability import parse as parse_durability
-from hsim.errors import (DoNotRetryError, InvalidArgumentError, NoSuchColumnFamilyError,
-                         RetriesExhaustedWithDetailsError, WrongRegionError)
+from hsim.errors import (InvalidArgumentError, NoSuchColumnFamilyError,
+                         RetriesExhaustedWithDetailsError, WrongRegionError, WrongRowError)
 
 from typing import TYPE_CHECKING
 
@@ -32,7 +31,6 @@ if TYPE_CHECKING:  # what the annotations name; not imported at run time
 # the MemStore's tuples.
 _PUT, _DEL, _DEL_COL, _DEL_FAM, _DEL_FAM_VER = map(
     int, (PUT, DELETE, DELETE_COLUMN, DELETE_FAMILY, DELETE_FAMILY_VERSION))
-_LONG = struct.Struct(">q")
 
 
 _ttl, _ts = v.ttl_ms, v.timestamp
@@ -186,75 +184,57 @@ class Table:
 
     def increment_columns(self, row: bytes | str, amounts: dict, ttl_ms: int | None = None,
                           durability: Durability | str | None = None) -> dict:
-        """Add to several 8-byte counters of one row atomically; returns the new values."""
+        """Add to several 8-byte counters of one row atomically; returns the new values. One
+        Mutate request: the region reads the counters and writes the sums under the row lock
+        (hsim.regions.atomic.increment)."""
         if not v.mapping(amounts, "amounts"):
             raise InvalidArgumentError("No columns to increment")
         row, ttl = v.row(row), _ttl(ttl_ms)
-        for col, amount in amounts.items():
-            self._column(col)
-            v.increment_amount(amount)
+        cols = [(*self._column(col), v.increment_amount(amount))
+                for col, amount in amounts.items()]
         with self.cluster.lock:
-            now = self.cluster.tick()
-            entries, result = [], {}
-            current = self._current_cells(row, list(amounts), now)
-            for col, amount in amounts.items():
-                fam, q = self._column(col)
-                old = current.get((fam, q))
-                if old is None:
-                    value, ts = amount, now
-                else:
-                    if len(old.value) != 8:
-                        raise DoNotRetryError(
-                            f"Field is not a long, it's {len(old.value)} bytes wide")
-                    value = _LONG.unpack(old.value)[0] + amount
-                    ts = max(old.timestamp + 1, now)
-                value = v.java_long(value)  # Increment wraps as Java long arithmetic does
-                entries.append((fam, q, ts, _PUT, _LONG.pack(value), ttl))
-                result[b(col)] = value
-            self._apply(row, entries, now, durability)
-            return result
+            values, _cells = self._send("increment", row, durability, cols, ttl)
+        return {b(col): value for col, value in zip(amounts, values)}
 
     def append(self, row: bytes | str, data: dict, ttl_ms: int | None = None,
                durability: Durability | str | None = None) -> dict:
-        """Append bytes to cells (a missing cell becomes the appended bytes); returns new values."""
+        """Append bytes to cells (a missing cell becomes the appended bytes); returns new values.
+        One Mutate request, read and written inside the region."""
+        cells = self.append_cells(row, data, ttl_ms=ttl_ms, durability=durability)
+        written = {(c.family, c.qualifier): c.value for c in cells}
+        return {b(col): written[self._column(col)] for col in data}
+
+    def append_cells(self, row: bytes | str, data: dict, ttl_ms: int | None = None,
+                     durability: Durability | str | None = None) -> list[Cell]:
+        """`append`, returning what HBase's Table.append returns: the Result of the cells it
+        wrote (with their timestamps), in column order."""
         if not v.mapping(data, "data"):
             raise InvalidArgumentError("No columns to append")
         row, ttl, max_size = v.row(row), _ttl(ttl_ms), self.cluster.config.keyvalue_max_size
-        deltas = {col: (self._column(col), v.to_bytes(d, "value")) for col, d in data.items()}
-        for (fam, q), delta in deltas.values():  # the request's cells, as checkCellSizeLimit
+        deltas = [(*self._column(col), v.to_bytes(d, "value")) for col, d in data.items()]
+        for fam, q, delta in deltas:  # the request's cells, as checkCellSizeLimit
             v.cell_size(row, fam, q, delta, max_size)
         with self.cluster.lock:
-            now = self.cluster.tick()
-            current = self._current_cells(row, list(data), now)
-            entries, result = [], {}
-            for col, ((fam, q), delta) in deltas.items():
-                old = current.get((fam, q))
-                value = delta if old is None else old.value + delta
-                ts = now if old is None else max(old.timestamp + 1, now)
-                entries.append((fam, q, ts, _PUT, value, ttl))
-                result[b(col)] = value
-            self._apply(row, entries, now, durability)
-            return result
+            cells = self._send("append", row, durability, deltas, ttl)
+        return sorted(map(from_fields, cells), key=lambda c: (c.family, c.qualifier))
 
-    def _current_cells(self, row: bytes, columns: list, now: int) -> dict:
-        cells = self._get(row, columns, 1, None, None, False, None, now=now)
-        return {(c.family, c.qualifier): c for c in cells}
+    def _send(self, op: str, row: bytes, durability, *args):
+        """One read-modify-write request (`op`: a RegionServer method) to the row's region, at
+        the request's time."""
+        durability = 0 if durability is None else parse_durability(durability)
+        region = self._region(row)
+        return getattr(region.server, op)(region, row, *args, self.cluster.tick(), durability)
 
     def check_and_put(self, row: bytes | str, column: bytes | str, value: bytes | str | None,
                       data: dict, timestamp: int | None = None,
                       ttl_ms: int | None = None,
                       durability: Durability | str | None = None) -> bool:
         """checkAndMutate(EQUAL): put `data` if the column's latest value equals `value`
-        (None or b"": if the column is absent or empty). Returns whether the put was applied."""
+        (None or b"": if the column is absent or empty). Returns whether the put was applied.
+        One Mutate request: the region checks and writes under the row lock."""
         row = v.row(row)
         entries = self._put_entries(row, data, timestamp, ttl_ms)
-        self._column(column)
-        with self.cluster.lock:
-            now = self.cluster.tick()
-            if not self._check(row, column, value, now):
-                return False
-            self._apply(row, entries, now, durability)
-            return True
+        return self._check_and_mutate(row, column, value, entries, durability)
 
     def check_and_delete(self, row: bytes | str, column: bytes | str, value: bytes | str | None,
                          columns: Iterable[bytes | str] | bytes | str | None = None,
@@ -263,26 +243,42 @@ class Table:
         """Delete `columns` (all versions; None = the whole row) if the check passes."""
         row, ts = v.row(row), _ts(timestamp)
         self._column(column)
-        cols = None if columns is None else [self._column(c) for c in rq.column_list(columns)]
-        with self.cluster.lock:
-            now = self.cluster.tick()
-            if not self._check(row, column, value, now):
-                return False
-            if cols is None:
-                entries = [(f, b"", ts, _DEL_FAM, b"", NO_TTL) for f in self._families()]
-            else:
-                entries = [(fam, q, ts, _DEL_COL, b"", NO_TTL) for fam, q in cols]
-            self._apply(row, entries, now, durability)
-            return True
+        if columns is None:
+            entries = [(f, b"", ts, _DEL_FAM, b"", NO_TTL) for f in self._families()]
+        else:
+            entries = [(*self._column(c), ts, _DEL_COL, b"", NO_TTL)
+                       for c in rq.column_list(columns)]
+        return self._check_and_mutate(row, column, value, entries, durability)
 
-    def _check(self, row: bytes, column, value, now: int) -> bool:
-        fam, q = rq.split_column(column)
-        cur = self._current_cells(row, [column], now).get((fam, q))
-        if value is None or value == b"":
-            # HRegion.checkAndMutate: a null or empty expected value matches a missing cell
-            # or an empty one
-            return cur is None or cur.value == b""
-        return cur is not None and cur.value == v.to_bytes(value, "value")
+    def check_and_mutate(self, row: bytes | str, column: bytes | str, value: bytes | str | None,
+                         mutations: list, durability: Durability | str | None = None) -> bool:
+        """checkAndMutate(EQUAL) with RowMutations (HRegion.doCheckAndRowMutate): if the
+        column's latest value equals `value` (None or b"": absent or empty), apply `mutations`
+        (Mutation records of this row, puts and deletes, as a batch takes them) as one atomic
+        row mutation, synced at the strongest of their durabilities. Returns whether applied."""
+        row = v.row(row)
+        if not isinstance(mutations, (list, tuple)) or not mutations or \
+                not all(isinstance(m, Mutation) for m in mutations):
+            raise v.type_error("mutations", "a non-empty list of Mutation", mutations)
+        self._column(column)
+        default = parse_durability(durability)
+        entries, strongest = [], 0
+        for m in mutations:
+            if v.row(m.row) != row:
+                raise WrongRowError(
+                    f"The row in the recently added Put/Delete <{to_string_binary(b(m.row))}> "
+                    f"doesn't match the original one <{to_string_binary(row)}>")
+            entries.extend(self._entries_of(row, m))
+            strongest = max(strongest, default if m.durability is None else
+                            parse_durability(m.durability))
+        return self._check_and_mutate(row, column, value, entries, strongest)
+
+    def _check_and_mutate(self, row: bytes, column, value, entries: list, durability) -> bool:
+        """One checkAndMutate request (hsim.regions.atomic.check_and_mutate)."""
+        fam, q = self._column(column)
+        expected = None if value is None else v.to_bytes(value, "value")
+        with self.cluster.lock:
+            return self._send("check_and_mutate", row, durability, fam, q, expected, entries)
 
     def batch(self, durability: Durability | str | None = None) -> Batch:
         """A Batch that collects mutations and sends them together (`durability`: for every
@@ -378,13 +374,16 @@ class Table:
              filter: Filter | str | None = None,
              caching: int = 1000, batch: int | None = None,
              max_results_per_family: int | None = None,
-             row_offset_per_family: int | None = None, lazy: bool = False) -> Iterator[list[Cell]]:
+             row_offset_per_family: int | None = None, lazy: bool = False,
+             scan_metrics: bool = False) -> Iterator[list[Cell]]:
         """Rows as lists of cells, region by region (descending rows when reversed). The start
         row is inclusive, the stop row exclusive; `row_prefix` sets both. `batch` returns a
         wide row as consecutive lists of at most that many cells (`limit` counts rows).
         The call checks everything and, unless `lazy`, reads the first batch (the read point
         is taken then); `lazy=True` reads it with the first row asked for, as HBase 2's
-        ClientScanner does (the Thrift server's scanners: an open scanner holds no rows)."""
+        ClientScanner does (the Thrift server's scanners: an open scanner holds no rows).
+        `scan_metrics` (Scan.setScanMetricsEnabled): the rows come in a ResultScanner whose
+        `.scan_metrics` is HBase's ScanMetrics map (docs/metrics.md)."""
         start = None if start_row in (None, b"", "") else v.to_bytes(start_row, "start_row")
         stop = None if stop_row in (None, b"", "") else v.to_bytes(stop_row, "stop_row")
         prefix = None
@@ -401,14 +400,19 @@ class Table:
         so.check_batch(batch, filt)
         so.check_per_family(max_results_per_family, row_offset_per_family)
         tr = rq.time_range(time_range, timestamp)
-        from hsim.client.client_scanner import ClientScanner
+        if type(scan_metrics) is not bool:
+            raise v.type_error("scan_metrics", "a bool", scan_metrics)
+        from hsim.client.client_scanner import ClientScanner, ResultScanner
+        from hsim.regions.scan_metrics import ScanMetrics
 
+        metrics = ScanMetrics() if scan_metrics else None
         with self.cluster.lock:
             queries = rq.queries(self._families(), columns, max_versions, tr, raw,
                                  filt is not None)
             cs = ClientScanner(self, start, stop, reversed, queries, filt, max_versions or 1,
                                caching, fresh_filter,
-                               so.limits(max_results_per_family, row_offset_per_family))
+                               so.limits(max_results_per_family, row_offset_per_family),
+                               metrics)
             # opening the scan is a request that returns the first batch: the read point is
             # taken now, when the scan is asked for
             try:
@@ -418,14 +422,15 @@ class Table:
                 cs.close()
                 raise
         rows = self._scan_gen(cs, first, prefix, reversed, limit, caching)
-        if batch is None:
-            return rows
-        return (part for cells in rows for part in so.split_row(cells, batch))
+        if batch is not None:
+            rows = (part for cells in rows for part in so.split_row(cells, batch))
+        return rows if metrics is None else ResultScanner(rows, metrics)
 
     def _scan_gen(self, cs, batch, prefix, reversed, limit, caching):
         """Rows as lists of cells from a ClientScanner, batch by batch."""
         lock = self.cluster.lock
         returned = 0
+        limited = False  # the scan's limit reached: the server closed its scanner (Scan.setLimit)
         try:
             if batch is None:  # lazy: the first batch comes with the first row asked for
                 with lock:
@@ -439,13 +444,14 @@ class Table:
                     yield cells
                     returned += 1
                     if limit is not None and returned >= limit:
+                        limited = True
                         return
                 want = caching if limit is None else min(caching, limit - returned)
                 with self.cluster.lock:  # refused once the cluster is closed
                     batch = cs.next_batch(want)
         finally:
             with lock:
-                cs.close()
+                cs.close(rpc=not limited)
 
     def count(self, **scan_args: Any) -> int:
         """How many rows a scan with these arguments returns."""

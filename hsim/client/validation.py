@@ -83,12 +83,6 @@ def increment_amount(value) -> int:
     return integer(value, "increment amount")
 
 
-def java_long(value: int) -> int:
-    """HRegion.reckonDeltasByStore adds `getLongValue(current) + deltaAmount` as Java longs:
-    the sum wraps around, with no overflow check."""
-    return (value + (1 << 63)) % (1 << 64) - (1 << 63)
-
-
 #: a KeyValue's serialized size beyond its row, family, qualifier and value: key length and
 #: value length (4 + 4), row length (2), family length (1), timestamp (8), type (1)
 KV_OVERHEAD = 4 + 4 + 2 + 1 + 8 + 1

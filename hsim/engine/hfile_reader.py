@@ -162,6 +162,7 @@ class HFileReader:
         """Data block i through the cache: a decoded list of cells, or a SeekableBlock when
         the cells' offsets are known (decoded only when a scan needs them all)."""
         cache = self._data_cache
+        io.block_bytes_scanned += self._uncompressed[i]
         if cache is not None:
             key = (self.name, self._offsets[i])
             value = cache.get(key)

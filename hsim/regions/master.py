@@ -337,6 +337,7 @@ class Master:
                 regions.append(RegionMetrics(
                     name=r.name, table=r.table.name, start_key=r.start_key, end_key=r.end_key,
                     server=srv.name, read_requests=r.read_requests,
+                    filtered_read_requests=r.filtered_read_requests,
                     write_requests=r.write_requests, memstore_heap_bytes=r.memstore_heap,
                     store_files=sum(m.store_files for m in stores),
                     store_file_bytes=sum(m.store_file_bytes for m in stores), stores=stores))
@@ -350,7 +351,9 @@ class Master:
             bc, wal = srv.block_cache, srv.wal
             servers.append(ServerMetrics(
                 name=srv.name, regions=len(srv.regions), read_requests=srv.read_requests,
-                write_requests=srv.write_requests, memstore_heap_bytes=srv.memstore_heap,
+                filtered_read_requests=srv.filtered_read_requests,
+                write_requests=srv.write_requests, check_mutate_passed=srv.check_mutate_passed,
+                check_mutate_failed=srv.check_mutate_failed, memstore_heap_bytes=srv.memstore_heap,
                 block_cache_hits=bc.hits, block_cache_misses=bc.misses,
                 block_cache_evictions=bc.evictions, block_cache_size=bc.size,
                 read_rpcs=srv.read_rpcs, wal_files=len(wal.files), wal_bytes=wal.size,

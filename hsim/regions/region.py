@@ -29,6 +29,7 @@ from hsim.errors import (
 )
 from hsim.metrics import IOCounters
 from hsim.regions import flush_policy, split_policy
+from hsim.regions.scan_metrics import ScanMetrics
 from hsim.rowrange import RowRange
 
 log = logging.getLogger("hsim.regions")
@@ -71,7 +72,8 @@ class Region:
         self.seq_id = seq_id
         self.server = None  # the RegionServer hosting it
         self.explicit_split_point: bytes | None = None
-        self.read_requests = 0
+        self.read_requests = 0  # rows returned: Gets and scanned rows (readRequestsCount)
+        self.filtered_read_requests = 0  # rows examined, not returned (filteredReadRequestsCount)
         self.write_requests = 0
         self.memstore_heap = 0
         self.closed = False
@@ -233,22 +235,30 @@ class Region:
         if filt is not None:
             from hsim.filters.apply import apply_to_row
 
-            kept = apply_to_row(filt, row, out, max_versions, limits)
-            return kept or []
-        if limits is not None:
+            kept = apply_to_row(filt, row, out, max_versions, limits) or []
+        elif limits is not None:
             from hsim.filters.apply import store_limits
 
-            return store_limits(out, limits)
-        return out
+            kept = store_limits(out, limits)
+        else:
+            return out
+        if out and not kept:
+            self.filtered_read_requests += 1  # RegionScannerImpl: a row the filter dropped
+        return kept
 
     def scan(self, start_row: bytes | None, stop_row: bytes | None, queries: dict, now: int,
              io: IOCounters | None = None, reversed: bool = False, filt=None,
              max_versions: int = 1, read_point: int | None = None, files: dict | None = None,
-             below: bytes | None = None, limits: tuple | None = None):
+             below: bytes | None = None, limits: tuple | None = None, metrics=None):
         """(row, cells) for this region's rows within the scan's bounds, clipped to the region,
-        in row order (descending when reversed). Every row returned counts as a read request.
+        in row order (descending when reversed). Every row returned counts as a read request,
+        every row examined and not returned as a filtered one (RegionScannerImpl's
+        readRequestsCount and filteredReadRequestsCount); `metrics`, a ScanMetrics
+        (regions/scan_metrics.py), gets the same as ROWS_SCANNED and ROWS_FILTERED.
         A RegionScanner passes its `read_point`, its pinned `files` per family, and, going on
         backwards, `below`: only rows under it (the last row it returned)."""
+        if metrics is None:
+            metrics = ScanMetrics()
         if read_point is not None and read_point >= self.seq_id:
             read_point = None  # nothing written since: no cell to hide
         for fam in queries:
@@ -289,25 +299,35 @@ class Region:
         if filt is not None:
             from hsim.filters.apply import scan_rows
 
-            yield from scan_rows(lambda: filt, self._counted(rows_from(None)), max_versions,
-                                 reversed=reversed,
-                                 reseek=lambda row: self._counted(rows_from(row)),
-                                 limits=limits)
+            for kept in scan_rows(lambda: filt, self._counted(rows_from(None), metrics),
+                                  max_versions, reversed=reversed,
+                                  reseek=lambda row: self._counted(rows_from(row), metrics),
+                                  limits=limits):
+                metrics.rows_filtered -= 1  # _counted counted it filtered; the filter kept it
+                self.filtered_read_requests -= 1
+                self.read_requests += 1
+                yield kept
             return
         if limits is not None:
             from hsim.filters.apply import store_limits
         for row, cells in rows_from(None):
-            self.read_requests += 1
+            metrics.rows_scanned += 1
             if limits is not None:
                 cells = store_limits(cells, limits)
                 if not cells:
+                    metrics.rows_filtered += 1
+                    self.filtered_read_requests += 1
                     continue
+            self.read_requests += 1
             yield row, cells
 
-    def _counted(self, rows):
-        """Rows a filter examines are read requests even when the filter drops them."""
+    def _counted(self, rows, metrics):
+        """The rows a filter examines (ROWS_SCANNED), each counted filtered until the filter
+        keeps it (the scan loop above then moves it to the read requests)."""
         for row, cells in rows:
-            self.read_requests += 1
+            metrics.rows_scanned += 1
+            metrics.rows_filtered += 1
+            self.filtered_read_requests += 1
             yield row, cells
 
     def lowest_unflushed_seq(self) -> int:

@@ -50,10 +50,11 @@ class RegionScanner:
         if family in self.files:
             self.files[family].append(store_file)
 
-    def next_rows(self, n: int) -> list:
+    def next_rows(self, n: int, metrics=None) -> list:
         """Up to `n` rows (each its list of cells) after the last row returned; fewer means the
         region is done. Only the cell lists are kept: a (row, cells) pair per row would double
-        the objects the GC has to track while the batch is read."""
+        the objects the GC has to track while the batch is read. `metrics`: the batch's
+        ScanMetrics, which Region.scan counts into."""
         if self.exhausted:
             return []
         last = self.last_row
@@ -67,7 +68,8 @@ class RegionScanner:
             rows = self.region.scan(start, self.stop, self.queries, self.now,
                                     reversed=self.reversed, filt=self.filt,
                                     max_versions=self.max_versions, read_point=self.read_point,
-                                    files=self.files, below=below, limits=self.limits)
+                                    files=self.files, below=below, limits=self.limits,
+                                    metrics=metrics)
             out = [cells for _row, cells in islice(rows, n)]
             rows.close()  # the generator chain ends here; nothing stays open between batches
         if out:

@@ -4,6 +4,8 @@ MemStore accounting, and counts requests. Splits it decides on are carried out b
 from __future__ import annotations
 
 from hsim.filters import regex_budget
+from hsim.regions import atomic
+from hsim.regions.scan_metrics import ScanMetrics
 
 
 class RegionServer:
@@ -21,8 +23,11 @@ class RegionServer:
         self.regions: dict[str, object] = {}  # encoded name -> Region
         self.memstore_heap = 0
         self.read_requests = 0
+        self.filtered_read_requests = 0
         self.write_requests = 0
         self.read_rpcs = 0
+        self.check_mutate_passed = 0
+        self.check_mutate_failed = 0
         self.global_flushes = 0
         # Store counters of regions that closed here (split parents): server totals keep them,
         # as a region server's metrics keep counting across its regions' lifetimes.
@@ -73,11 +78,55 @@ class RegionServer:
             self.check_global_memstore(region)
         return cells
 
-    def get(self, region, row: bytes, queries, now: int, io=None, filt=None,
-            max_versions: int = 1, limits: tuple | None = None) -> list:
-        """One Get RPC: the region reads, the server counts one read request."""
+    def increment(self, region, row: bytes, amounts: list, ttl: int, now: int,
+                  durability: int = 0) -> tuple[list, list]:
+        """One Increment (a Mutate RPC): read and written inside the region
+        (hsim.regions.atomic.increment)."""
+        return self._read_modify_write(region, atomic.increment, row, amounts, ttl, now,
+                                       durability)
+
+    def append(self, region, row: bytes, deltas: list, ttl: int, now: int,
+               durability: int = 0) -> list:
+        """One Append (a Mutate RPC): read and written inside the region."""
+        return self._read_modify_write(region, atomic.append, row, deltas, ttl, now,
+                                       durability)
+
+    def check_and_mutate(self, region, row: bytes, family: bytes, qualifier: bytes,
+                         expected: bytes | None, entries: list, now: int,
+                         durability: int = 0) -> bool:
+        """One checkAndMutate (a Mutate RPC with a condition): checked and applied inside the
+        region; counted as checkMutatePassedCount or checkMutateFailedCount."""
+        applied = self._read_modify_write(region, atomic.check_and_mutate, row, family,
+                                          qualifier, expected, entries, now, durability)
+        if applied:
+            self.check_mutate_passed += 1
+        else:
+            self.check_mutate_failed += 1
+        return applied
+
+    def _read_modify_write(self, region, op, *args):
+        """Run a read-modify-write operation of hsim.regions.atomic on one of this server's
+        regions; the server's read and write requests grow by what the region counted (its
+        Gets inside the region, and the mutation if one was applied). No read RPC: the client
+        sent one Mutate."""
         if region.server is not self:
             self._not_serving(region)
+        reads, writes = region.read_requests, region.write_requests
+        try:
+            return op(region, *args)
+        finally:
+            self.read_requests += region.read_requests - reads
+            self.write_requests += region.write_requests - writes
+            if self.memstore_heap > self.config.global_memstore_size:
+                self.check_global_memstore(region)
+
+    def get(self, region, row: bytes, queries, now: int, io=None, filt=None,
+            max_versions: int = 1, limits: tuple | None = None) -> list:
+        """One Get RPC: the region reads, the server counts one read request (and a filtered
+        one when the region's filter or per-family limits dropped the row)."""
+        if region.server is not self:
+            self._not_serving(region)
+        filtered = region.filtered_read_requests
         if filt is None:  # no filter, no regex: no budget to keep
             cells = region.get(row, queries, now, io, filt, max_versions, limits)
         else:
@@ -85,6 +134,7 @@ class RegionServer:
                 cells = region.get(row, queries, now, io, filt, max_versions, limits)
         self.read_rpcs += 1
         self.read_requests += 1
+        self.filtered_read_requests += region.filtered_read_requests - filtered
         return cells
 
     def open_scanner(self, region, *args, **options):
@@ -96,15 +146,26 @@ class RegionServer:
             self._not_serving(region)
         return RegionScanner(region, *args, **options)
 
-    def scan(self, scanner, want: int) -> list:
-        """One scanner batch (a Scan RPC): up to `want` rows, each counted as a read request."""
+    def scan(self, scanner, want: int, metrics=None) -> list:
+        """One scanner batch (a Scan RPC): up to `want` rows, each counted as a read request;
+        the rows the region examined and did not return count as filtered read requests.
+        `metrics`, the scan's ScanMetrics when the client asked for them, gets the batch's
+        server-side counts (ROWS_SCANNED, ROWS_FILTERED, BLOCK_BYTES_SCANNED), as the
+        ScanResponse carries them back."""
+        batch = ScanMetrics()
+        stores = [scanner.region.stores[f].counters.io for f in scanner.queries]
+        block_bytes = sum(io.block_bytes_scanned for io in stores)
         if scanner.filt is None:
-            rows = scanner.next_rows(want)
+            rows = scanner.next_rows(want, batch)
         else:
             with regex_budget.scope(self.config.regex_budget_ms):
-                rows = scanner.next_rows(want)
+                rows = scanner.next_rows(want, batch)
         self.read_rpcs += 1
         self.read_requests += len(rows)
+        self.filtered_read_requests += batch.rows_filtered
+        if metrics is not None:
+            batch.block_bytes_scanned = sum(io.block_bytes_scanned for io in stores) - block_bytes
+            metrics.add(batch)
         return rows
 
     def _not_serving(self, region):

@@ -198,6 +198,16 @@ class Run:
         loads = _delta(self.loads(), since)
         return {f: sum(getattr(x, f) for x in loads) for f in LOAD_FIELDS}
 
+    def reads(self, since: dict | None = None) -> dict:
+        """The cluster's read counts summed over servers (since an earlier `reads()`):
+        `read_requests` (rows returned: HBase's readRequestCount), `filtered_read_requests`
+        (rows read and not returned, a filter's or a per-family limit's: filteredReadRequestCount)
+        and `read_rpcs` (Gets and scanner batches)."""
+        servers = self._cluster.metrics().servers if self._cluster is not None else []
+        now = {n: sum(getattr(s, n) for s in servers)
+               for n in ("read_requests", "filtered_read_requests", "read_rpcs")}
+        return {n: v - (since or {}).get(n, 0) for n, v in now.items()}
+
     def cost(self, since: list[ServerLoad] | None = None, ops: int | None = None,
              offered_ops_per_s: float | None = None) -> CostReport:
         """What the cost model makes of the work done (since an earlier `loads()`)."""

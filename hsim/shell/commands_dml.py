@@ -228,6 +228,12 @@ CACHE_BLOCKS, MAXLENGTH. RAW cannot be combined with COLUMNS.
   hbase> scan 't1', {REVERSED => true}
   hbase> scan 't1', {ROWPREFIXFILTER => 'row2', FILTER => "(QualifierFilter (>=, 'binary:xyz'))"}
   hbase> scan 't1', {RAW => true, VERSIONS => 10}
+
+ALL_METRICS => true prints the scan's metrics (HBase's ScanMetrics) after the rows;
+METRICS => ['ROWS_SCANNED', 'ROWS_FILTERED'] prints only those.
+
+  hbase> scan 't1', {ALL_METRICS => true}
+  hbase> scan 't1', {METRICS => ['RPC_RETRIES', 'ROWS_FILTERED']}
 """)
 def scan(sh, table, args=None):
     t = sh.table(table)
@@ -238,13 +244,30 @@ def scan(sh, table, args=None):
     kw, maxlength, converters = scan_request(args)
     _meta_converters(table, converters)
     count = 0
-    for cells in t.scan(**kw):
+    rows = t.scan(**kw)
+    for cells in rows:
         key = to_string_binary(cells[0].row)
         for c in cells:
             sh.fmt.row([key, f"column={column_text(c)}, "
                              f"{_cell_string(sh, c, converters, maxlength)}"])
         count += 1
     sh.fmt.footer(count)
+    if kw.get("scan_metrics"):
+        _print_scan_metrics(sh, rows.scan_metrics, args.get("METRICS"))
+
+
+def _print_scan_metrics(sh, metrics: dict, wanted) -> None:
+    """Formatter#scan_metrics: a blank line, then METRIC / VALUE rows in key order (only the
+    `wanted` keys, when METRICS names some); they do not count as rows."""
+    if wanted is not None and not isinstance(wanted, list):
+        wanted = [wanted]
+    saved = sh.fmt.row_count
+    sh.fmt.line()
+    sh.fmt.row(["METRIC", "VALUE"], inset=False)
+    for key in sorted(metrics):
+        if not wanted or key in wanted:
+            sh.fmt.row([key, str(metrics[key])])
+    sh.fmt.row_count = saved
 
 
 def scan_request(args: dict) -> tuple[dict, object, dict]:
@@ -292,6 +315,8 @@ def scan_request(args: dict) -> tuple[dict, object, dict]:
     cache = java_int(a["CACHE"]) if truthy(a.get("CACHE")) else 0
     if cache > 0:
         kw["caching"] = cache
+    if truthy(a.get("ALL_METRICS")) or a.get("METRICS") is not None:
+        kw["scan_metrics"] = True  # Scan.setScanMetricsEnabled
     return kw, maxlength, converters
 
 

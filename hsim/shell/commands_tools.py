@@ -149,7 +149,9 @@ def _server_load(s) -> str:
     return (f"requestsPerSecond=0.0, numberOfOnlineRegions={len(s.regions)}, "
             f"numberOfStores={len(stores)}, numberOfStorefiles={files}, "
             f"storefileSizeMB={_mb(size)}, memstoreSizeMB={_mb(s.memstore_heap)}, "
-            f"readRequestsCount={s.read_requests}, writeRequestsCount={s.write_requests}, "
+            f"readRequestsCount={s.read_requests}, "
+            f"filteredReadRequestsCount={s.filtered_read_requests}, "
+            f"writeRequestsCount={s.write_requests}, "
             f"totalStaticIndexSizeKB={sum(st.index_size for st in stores) >> 10}, "
             f"totalStaticBloomSizeKB={sum(st.bloom_size for st in stores) >> 10}")
 
@@ -161,6 +163,7 @@ def _region_load(r) -> str:
             f"numberOfStorefiles={sum(len(st.files) for st in stores)}, "
             f"storefileSizeMB={_mb(sum(st.size for st in stores))}, "
             f"memstoreSizeMB={_mb(r.memstore_heap)}, readRequestsCount={r.read_requests}, "
+            f"filteredReadRequestsCount={r.filtered_read_requests}, "
             f"writeRequestsCount={r.write_requests}")
 
 

@@ -304,10 +304,8 @@ class HbaseHandler:
         for column, value in zip(append.columns, append.values):
             _qualified(column)
             data[column] = value
-        table = self._table(append.table)
-        with self.cluster.lock:  # the Result of the Append: the cells it wrote
-            table.append(append.row, data)
-            return tcells(table.get(append.row, columns=list(data)))
+        # the Result of the Append: the cells it wrote
+        return tcells(self._table(append.table).append_cells(append.row, data))
 
     @rpc(catches_illegal_argument=True)
     def checkAndPut(self, tableName, row, column, value, mput, attributes):
@@ -316,15 +314,8 @@ class HbaseHandler:
         data = {mput.column: mput.value if mput.value is not None else b""}
         table = self._table(tableName)
         _qualified(column)
-        if value != b"":
-            return table.check_and_put(row, column, value, data)
         # HRegion.checkAndMutate: an empty expected value matches a missing or empty cell.
-        with self.cluster.lock:
-            current = table.get(row, columns=[column])
-            if current and current[0].value != b"":
-                return False
-            table.put(row, data)
-            return True
+        return table.check_and_put(row, column, value, data)
 
     @rpc()
     def deleteAll(self, tableName, row, column, attributes):

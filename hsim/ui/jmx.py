@@ -2,7 +2,8 @@
 names, as a RegionServer's /jmx shows them:
 
 - "Hadoop:service=HBase,name=RegionServer,sub=Server", one per server: the names of
-  MetricsRegionServerSource (regionCount, storeCount, readRequestCount, writeRequestCount,
+  MetricsRegionServerSource (regionCount, storeCount, readRequestCount,
+  filteredReadRequestCount, writeRequestCount, checkMutatePassedCount, checkMutateFailedCount,
   totalRequestCount, memStoreSize (data), memStoreHeapSize, storeFileCount, storeFileSize,
   storeFileIndexSize, staticBloomSize, flushedCellsCount, flushedOutputBytes,
   compactedInputBytes, compactedOutputBytes, blockCache{Hit,Miss,Eviction}Count, blockCacheSize,
@@ -36,6 +37,7 @@ def _region_gauges(r) -> dict:
     return {"storeCount": len(r.stores), "storeFileCount": r.store_files,
             "memStoreSize": _memstore_data(r), "memStoreHeapSize": r.memstore_heap_bytes,
             "storeFileSize": r.store_file_bytes, "readRequestCount": r.read_requests,
+            "filteredReadRequestCount": r.filtered_read_requests,
             "writeRequestCount": r.write_requests}
 
 

@@ -24,10 +24,11 @@ def _cluster(rows, families=("f",)):
 
 
 def _reads(cluster):
-    """(rows examined, data blocks touched: cache hits + disk reads) so far."""
+    """(rows examined: returned plus filtered, data blocks touched: cache hits + disk reads)
+    so far."""
     m = cluster.metrics()
     blocks = sum(s.cache_hits + s.cache_misses for r in m.regions for s in r.stores)
-    return sum(r.read_requests for r in m.regions), blocks
+    return sum(r.read_requests + r.filtered_read_requests for r in m.regions), blocks
 
 
 def _scan_cost(rows, filt):

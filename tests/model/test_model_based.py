@@ -1,9 +1,9 @@
 """Model-based tests: random sequences of puts (explicit and clock timestamps, cell TTLs), the
-four delete kinds (and "delete the latest version"), increments and appends, flushes, minor and
-major compactions, clock moves, splits and schema changes run against hsim and against the
-reference model in hbase_model.py, with VERSIONS, MIN_VERSIONS, TTL, KEEP_DELETED_CELLS and the
-bloom type drawn per example; after every step hsim's reads (plain, all versions, raw, explicit
-columns) equal the model's: nothing lost, nothing resurrected.
+four delete kinds (and "delete the latest version"), increments, appends and check-and-puts,
+flushes, minor and major compactions, clock moves, splits and schema changes run against hsim
+and against the reference model in hbase_model.py, with VERSIONS, MIN_VERSIONS, TTL,
+KEEP_DELETED_CELLS and the bloom type drawn per example; after every step hsim's reads (plain,
+all versions, raw, explicit columns) equal the model's: nothing lost, nothing resurrected.
 
 The model mirrors hsim's physical history where HBase's answers depend on it. Flushes are the
 cluster's own (an explicit `admin.flush`, or the automatic flush of a small Config's flush size,
@@ -191,6 +191,32 @@ def semantics_machine(rows: list, families: list, split_points: list):
             want = self.model.read_modify_write(row, fam, APPENDED, delta, ttl, self.now)
             got = self.table.append(row, {fam + b":" + APPENDED: delta}, ttl_ms=ttl)
             assert got == {fam + b":" + APPENDED: want}
+            self._observe_flushes()
+
+        @rule(row=st.sampled_from(rows), fam=st.sampled_from(families),
+              q=st.sampled_from(QUALIFIERS), expect=st.sampled_from(["latest", "other", "none"]),
+              ts=ts_steps_or_now)
+        def check_and_put(self, row, fam, q, expect, ts):
+            """checkAndMutate(EQUAL) read inside the region: the check sees the latest visible
+            value; a passing Put without a timestamp gets max(now, the checked cell's ts)."""
+            found = self.model.get(row, self.now, columns={fam: {q}}, max_versions=1)
+            cur = found[0] if found else None
+            expected = {"latest": cur.value if cur else None, "other": b"other",
+                        "none": None}[expect]
+            if not expected:
+                matches = cur is None or cur.value == b""
+            else:
+                matches = cur is not None and cur.value == expected
+            ts = self._ts(ts)
+            self.values += 1
+            value = b"v%d" % self.values
+            got = self.table.check_and_put(row, fam + b":" + q, expected, {fam + b":" + q: value},
+                                           timestamp=ts)
+            assert got == matches
+            if matches:
+                if ts is None:
+                    ts = self.now if cur is None else max(self.now, cur.ts)
+                self.model.mutate(row, [(fam, q, ts, PUT, value, None)], self.now)
             self._observe_flushes()
 
         @rule(row=st.sampled_from(rows), ts=ts_steps_or_now)

@@ -146,13 +146,15 @@ def test_ui_follows_another_cluster():
 # Names as HBase spells them: MetricsRegionServerSource's constants, and the key prefixes of
 # MetricsRegionSourceImpl and MetricsTableSourceImpl.
 HBASE_SERVER_NAMES = {
-    "regionCount", "storeCount", "readRequestCount", "writeRequestCount", "totalRequestCount",
+    "regionCount", "storeCount", "readRequestCount", "filteredReadRequestCount",
+    "writeRequestCount", "checkMutatePassedCount", "checkMutateFailedCount", "totalRequestCount",
     "memStoreSize", "memStoreHeapSize", "storeFileCount", "storeFileSize", "storeFileIndexSize",
     "staticBloomSize", "flushedCellsCount", "flushedOutputBytes", "compactedInputBytes",
     "compactedOutputBytes", "blockCacheHitCount", "blockCacheMissCount",
     "blockCacheEvictionCount", "blockCacheSize", "hlogFileCount", "hlogFileSize"}  # WALFILE_*
 HBASE_REGION_NAMES = {"storeCount", "storeFileCount", "memStoreSize", "memStoreHeapSize",
-                      "storeFileSize", "readRequestCount", "writeRequestCount"}
+                      "storeFileSize", "readRequestCount", "filteredReadRequestCount",
+                      "writeRequestCount"}
 
 
 def test_jmx_bean_and_attribute_names_are_hbases(served):
