@@ -155,11 +155,16 @@ class CatalogServer:
 
         return RegionScanner(region, *args, **options)
 
-    def scan(self, scanner, want: int) -> list:
-        return scanner.next_rows(want)
+    def scan(self, scanner, want: int, metrics=None) -> list:
+        return scanner.next_rows(want, metrics)
 
     def mutate(self, region, row, entries, now, durability=0):
         refuse(META_TABLE)
+
+    def increment(self, region, *args, **kwargs):
+        refuse(META_TABLE)
+
+    append = check_and_mutate = increment  # every write to the catalog is refused alike
 
 
 class CatalogRegion(Region):
