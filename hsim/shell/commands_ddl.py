@@ -376,6 +376,19 @@ def list_tables(sh, regex=".*"):
     return names
 
 
+@command("get_table", "ddl", """
+Gets a reference to a table, on which the table commands can be called without its name.
+
+  hbase> t1 = get_table 't1'
+  hbase> t1.scan
+  hbase> t1.put 'r1', 'f1:c1', 'v'
+""")
+def get_table(sh, table, *args):
+    if not isinstance(table, str):
+        raise ShellArgumentError(f"no implicit conversion of {ruby_class(table)} into String")
+    return TableRef(to_text(table))
+
+
 @command("get_splits", "ddl", """
 Prints a table's split keys (the start keys of all its regions but the first).
 

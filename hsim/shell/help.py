@@ -35,3 +35,21 @@ def print_help(sh, topic=None, *_ignored) -> None:
         w(f"ERROR: Invalid command or command group name: {name}\n")
         return
     w(cmd.help + "\n")
+
+
+# Hbase::Table.help, in short: what `t.help` prints.
+TABLE_HELP = """Help for table-reference commands.
+
+A table reference is what `create` and `get_table` return; keep it in a variable and call
+the table commands on it without the table's name:
+
+  hbase> t = create 't', 'cf'
+  hbase> t = get_table 't'
+  hbase> t.put 'r', 'cf:q', 'v'
+  hbase> t.scan
+  hbase> t.get 'r'
+
+Its methods: put, get, scan, delete, deleteall, incr, append, count, get_counter,
+get_splits, get_all_columns, and the admin actions enable, disable, flush, drop, describe,
+snapshot. `t.help 'scan'` prints a command's help. After `t.drop` the reference is stale.
+"""

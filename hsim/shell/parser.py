@@ -17,7 +17,10 @@ exact bytes and plain text stays plain text.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from hsim.shell.nodes import (ArrayNode, Assign, BinOp, HashNode, Index, Literal, Node, Statement,
+                              Var, has_nodes)
+from hsim.shell.values import RubyError, arith, ruby_inspect, ruby_literal  # noqa: F401
 
 FOREVER = 2**31 - 1  # HConstants.FOREVER
 
@@ -28,12 +31,6 @@ class ShellSyntaxError(Exception):
 
 class Incomplete(ShellSyntaxError):
     """The statement is not finished (open bracket or string, trailing comma): read more."""
-
-
-@dataclass
-class Statement:
-    command: str
-    args: list
 
 
 def to_bytes(s) -> bytes:
@@ -59,7 +56,7 @@ _TOKEN = re.compile(
   | (?P<name>[A-Za-z_][A-Za-z0-9_]*[?!]?)
   | (?P<arrow>=>)
   | (?P<symkey>:[A-Za-z_][A-Za-z0-9_]*)
-  | (?P<op>[\[\]{}(),+\-*/:=.])
+  | (?P<op>[\[\]{}(),+\-*/%:=.])
   | (?P<squote>')
   | (?P<dquote>")
     """,
@@ -124,7 +121,15 @@ def _read_string(text: str, i: int, quote: str) -> tuple[str, int]:
 
 
 def tokenize(text: str) -> list[tuple[str, object]]:
+    return _tokens(text)[0]
+
+
+def _tokens(text: str) -> tuple[list, list]:
+    """The tokens, and for each whether white space precedes it (`f [1]` passes an array
+    to f, `a[1]` indexes a; `f -1` passes -1, `a - 1` subtracts)."""
     toks = []
+    spaced = []
+    space = True
     i, n = 0, len(text)
     while i < n:
         m = _TOKEN.match(text, i)
@@ -133,7 +138,10 @@ def tokenize(text: str) -> list[tuple[str, object]]:
         kind = m.lastgroup
         i = m.end()
         if kind in ("ws", "comment"):
+            space = True
             continue
+        spaced.append(space)
+        space = kind == "newline"
         if kind in ("squote", "dquote"):
             value, i = _read_string(text, i, "'" if kind == "squote" else '"')
             toks.append(("string", value))
@@ -147,13 +155,21 @@ def tokenize(text: str) -> list[tuple[str, object]]:
                 toks.append(("number", int(raw)))
         else:
             toks.append((kind, m.group()))
-    return toks
+    return toks, spaced
 
 
 class _Parser:
-    def __init__(self, toks):
+    """Statements: `name = value`, a command call with or without parentheses, or an
+    expression (a local variable, a method call on a value, a literal). As in Ruby, a name is
+    a local variable once an assignment to it has been read, and a call's arguments may go
+    without parentheses only at the start of a statement."""
+
+    def __init__(self, toks, spaced, local_names):
         self.toks = toks
+        self.spaced = spaced  # spaced[i]: token i follows white space
         self.i = 0
+        self.locals = local_names
+        self.command_ok = False  # may the next call take arguments without parentheses?
 
     def peek(self, k: int = 0):
         j = self.i + k
@@ -176,38 +192,81 @@ class _Parser:
         t = self.peek()
         return t[0] == kind and (value is None or t[1] == value)
 
-    # statement := name [ '(' args ')' | args ]
-    def statement(self) -> Statement | None:
+    def _spaced(self, k: int = 0) -> bool:
+        j = self.i + k
+        return j < len(self.spaced) and self.spaced[j]
+
+    def _at_end(self) -> bool:
+        return self.at("newline") or self.at("eof")
+
+    def statement(self):
         while self.at("newline"):
             self.take()
         if self.at("eof"):
             return None
-        kind, name = self.take()
-        if kind != "name":
-            raise ShellSyntaxError(f"unexpected {_describe((kind, name))}")
-        args: list = []
-        if name == "explain" and self.at("name") and self.peek()[1] in ("get", "scan"):
+        if self.at("name", "explain") and self.peek(1)[0] == "name" and \
+                self.peek(1)[1] in ("get", "scan"):
             # `explain get 't', 'r'`: the explained command's name leads its arguments
+            self.take()
             args = [self.take()[1]]
-            if not (self.at("newline") or self.at("eof")):
+            if not self._at_end():
                 if self.at("op", ","):
                     self.take()
                 args += self.args(closer=None)
-            return Statement(name, args)
-        if self.at("op", "("):
+            return Statement("explain", args)
+        if self.at("name") and _is_local_name(self.peek()[1]) and self.peek(1) == ("op", "="):
+            name = self.take()[1]
+            self.take()
+            while self.at("newline"):
+                self.take()
+            self.locals.add(name)  # Ruby defines the variable as it reads the assignment
+            node = Assign(name, self._command_expr())
+        else:
+            node = self._command_expr()
+            if not isinstance(node, Node):
+                node = Literal(node)
+        if not self._at_end():
+            raise ShellSyntaxError(f"unexpected {_describe(self.peek())}")
+        return node
+
+    def _command_expr(self):
+        self.command_ok = True
+        try:
+            return self.expr()
+        finally:
+            self.command_ok = False
+
+    def _command_args_follow(self, on_receiver: bool) -> bool:
+        """Does a call's argument list without parentheses start here (Ruby's command call)?"""
+        if not self.command_ok:
+            return False
+        kind, val = self.peek()
+        if kind in ("string", "number", "symkey", "name"):
+            return True
+        if kind == "op" and val == "[":
+            return self._spaced()
+        if kind == "op" and val == "-":
+            return self._spaced() and not self._spaced(1)
+        return kind == "op" and val == "{" and not on_receiver
+
+    def _call_args(self, on_receiver: bool) -> list | None:
+        """A call's arguments: `(...)`, a command's argument list, or None for no arguments."""
+        if self.at("op", "(") and not self._spaced():
+            self.command_ok = False
             self.take()
             args = self.args(closer=")")
             self.expect("op", ")")
-        elif not (self.at("newline") or self.at("eof")):
-            args = self.args(closer=None)
-        if not (self.at("newline") or self.at("eof")):
-            raise ShellSyntaxError(f"unexpected {_describe(self.peek())}")
-        return Statement(name, args)
+            return args
+        if self._command_args_follow(on_receiver):
+            self.command_ok = False
+            return self.args(closer=None)
+        return None
 
     def args(self, closer) -> list:
         """Comma-separated arguments; trailing `KEY => value` pairs form one hash."""
+        self.command_ok = False
         args: list = []
-        trailing: dict | None = None
+        trailing: list | None = None
         if closer and self.at("op", closer):
             return args
         while True:
@@ -216,10 +275,9 @@ class _Parser:
             key_pair = self._pair_ahead()
             if key_pair or trailing is not None:
                 if trailing is None:
-                    trailing = {}
+                    trailing = []
                     args.append(trailing)
-                k, v = self.pair()
-                trailing[k] = v
+                trailing.append(self.pair())
             else:
                 args.append(self.expr())
             if self.at("op", ","):
@@ -229,6 +287,8 @@ class _Parser:
                 if self.at("eof"):
                     raise Incomplete("unexpected end-of-input after ','")
                 continue
+            if trailing is not None:
+                args[args.index(trailing)] = _hash(trailing)
             return args
 
     def _pair_ahead(self) -> bool:
@@ -266,32 +326,52 @@ class _Parser:
             self.take()
         return k, self.expr()
 
-    # expr := term (('+'|'-') term)*;  term := unary (('*'|'/') unary)*
+    # expr := term (('+'|'-') term)*;  term := unary (('*'|'/'|'%') unary)*
     def expr(self):
         return self._left_assoc(self.term, "+", "-")
 
     def term(self):
-        return self._left_assoc(self.unary, "*", "/")
+        return self._left_assoc(self.unary, "*", "/", "%")
 
     def _left_assoc(self, operand, *ops):
         """`operand (op operand)*` for one precedence level, grouped left to right."""
         v = operand()
         while any(self.at("op", op) for op in ops):
             op = self.take()[1]
-            v = _arith(v, op, operand())
+            self.command_ok = False
+            v = fold(v, op, operand())
         return v
 
     def unary(self):
         if self.at("op", "-"):
             self.take()
+            self.command_ok = False
             v = self.unary()
-            if not isinstance(v, (int, float)) or isinstance(v, bool):
-                raise ShellSyntaxError("undefined method `-@'")
-            return -v
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                return -v
+            return BinOp("-@", None, v)
         if self.at("op", "+"):
             self.take()
             return self.unary()
-        return self.atom()
+        return self.postfix()
+
+    def postfix(self):
+        """A primary, then `.method [args]` calls and `[index]`es."""
+        v = self.atom()
+        while True:
+            if self.at("op", ".") and self.peek(1)[0] == "name":
+                self.take()
+                name = self.take()[1]
+                args = self._call_args(on_receiver=True)
+                v = Statement(name, args or [], Literal(v) if not isinstance(v, Node) else v)
+            elif self.at("op", "[") and not self._spaced():
+                self.take()
+                self.command_ok = False
+                items = self._sequence("]", self.expr)
+                v = Index(Literal(v) if not isinstance(v, Node) else v, items)
+            else:
+                self.command_ok = False
+                return v
 
     def atom(self):
         kind, val = self.take()
@@ -312,15 +392,20 @@ class _Parser:
                 return FOREVER
             if val[0].isupper():
                 return val  # HBaseConstants: the constant's value is its own name
-            raise NameError(val)
+            if val in self.locals and not (self.at("op", "(") and not self._spaced()):
+                return Var(val)
+            args = self._call_args(on_receiver=False)
+            return Statement(val, args or [], vcall=args is None)
+        self.command_ok = False
         if kind == "op" and val == "(":
             v = self.expr()
             self.expect("op", ")")
             return v
         if kind == "op" and val == "[":
-            return self._sequence("]", self.expr)
+            items = self._sequence("]", self.expr)
+            return ArrayNode(items) if has_nodes(items) else items
         if kind == "op" and val == "{":
-            return dict(self._sequence("}", self.pair))
+            return _hash(self._sequence("}", self.pair))
         raise ShellSyntaxError(f"unexpected {_describe((kind, val))}")
 
     def _sequence(self, close: str, item) -> list:
@@ -346,24 +431,27 @@ class _Parser:
             self.take()
 
 
-def _arith(a, op, b):
-    if isinstance(a, str) and isinstance(b, str) and op == "+":
-        return a + b
-    if isinstance(a, str) and isinstance(b, int) and op == "*":
-        return a * b
-    if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (a, b)):
-        raise ShellSyntaxError(f"undefined method `{op}' for {a!r}")
-    if op == "+":
-        return a + b
-    if op == "-":
-        return a - b
-    if op == "*":
-        return a * b
-    if isinstance(a, int) and isinstance(b, int):
-        if b == 0:
-            raise ShellSyntaxError("divided by 0")
-        return a // b  # Ruby integer division floors
-    return a / b
+def _is_local_name(name: str) -> bool:
+    return (name[0].islower() or name[0] == "_") and name[-1] not in "?!" and \
+        name not in ("true", "false", "nil")
+
+
+def _hash(pairs: list):
+    """A hash literal: a dict, or a HashNode when a key or value is known only at run time."""
+    if any(isinstance(x, Node) for pair in pairs for x in pair):
+        return HashNode(pairs)
+    return dict(pairs)
+
+
+def fold(a, op, b):
+    """`a op b` on literals, as Ruby computes it; a node (or what Ruby would refuse: its error
+    is a run-time error) stays a BinOp for the shell to evaluate."""
+    if isinstance(a, Node) or isinstance(b, Node):
+        return BinOp(op, a, b)
+    try:
+        return arith(a, op, b)
+    except RubyError:
+        return BinOp(op, a, b)
 
 
 def _describe(tok) -> str:
@@ -381,10 +469,13 @@ def _describe(tok) -> str:
     return f"'{val}'"
 
 
-def parse_statements(text: str) -> list[Statement]:
-    """Every statement of a script (lines, or `;`-separated). Raises Incomplete when the text
-    ends inside a statement, ShellSyntaxError when it cannot parse."""
-    p = _Parser(_check_nesting(tokenize(text)))
+def parse_statements(text: str, local_names: set | None = None) -> list:
+    """Every statement of a script (lines, or `;`-separated): Statement, Assign or another
+    node. `local_names` are the session's local variables; assignments read add to them.
+    Raises Incomplete when the text ends inside a statement, ShellSyntaxError when it cannot
+    parse."""
+    toks, spaced = _tokens(text)
+    p = _Parser(_check_nesting(toks), spaced, set() if local_names is None else local_names)
     out = []
     while True:
         st = p.statement()
@@ -405,7 +496,7 @@ def _check_nesting(toks) -> list:
     return toks
 
 
-def parse(text: str) -> Statement | None:
+def parse(text: str):
     """One statement (None for a blank or comment-only line)."""
     sts = parse_statements(text)
     if len(sts) > 1:
@@ -419,48 +510,9 @@ def needs_more(text: str) -> bool:
         parse_statements(text)
     except Incomplete:
         return True
-    except (ShellSyntaxError, NameError):
+    except ShellSyntaxError:
         return False
     return False
-
-
-def ruby_literal(v: bool | None) -> str:
-    """How Ruby writes true, false and nil."""
-    return "nil" if v is None else ("true" if v else "false")
-
-
-def ruby_inspect(v) -> str:
-    """Ruby's `inspect`, which IRB uses to echo a command's return value (`=> ...`)."""
-    if v is True or v is False or v is None:
-        return ruby_literal(v)
-    if isinstance(v, str):
-        return '"' + _inspect_chars(v) + '"'
-    if isinstance(v, bytes):
-        return '"' + _inspect_chars(v.decode("utf-8", "surrogateescape")) + '"'
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(ruby_inspect(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{" + ", ".join(f"{ruby_inspect(k)}=>{ruby_inspect(x)}" for k, x in v.items()) + "}"
-    return str(v)
-
-
-_INSPECT_ESC = {"\n": "\\n", "\t": "\\t", "\r": "\\r", "\x1b": "\\e", "\0": "\\u0000",
-                '"': '\\"', "\\": "\\\\", "#": "#"}
-
-
-def _inspect_chars(s: str) -> str:
-    out = []
-    for ch in s:
-        o = ord(ch)
-        if ch in _INSPECT_ESC:
-            out.append(_INSPECT_ESC[ch])
-        elif 0xDC80 <= o <= 0xDCFF:
-            out.append(f"\\x{o - 0xDC00:02X}")
-        elif o < 0x20 or o == 0x7F:
-            out.append(f"\\x{o:02X}")
-        else:
-            out.append(ch)
-    return "".join(out)
 
 
 def open_state(text: str) -> tuple[int, str | None]:

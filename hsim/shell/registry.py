@@ -20,21 +20,28 @@ class Command:
     help: str
 
     def check_arity(self, given: int) -> None:
-        """Ruby's `wrong number of arguments (given 1, expected 2..3)`."""
-        params = list(inspect.signature(self.func).parameters.values())[1:]
-        required = sum(1 for p in params
-                       if p.default is p.empty and p.kind == p.POSITIONAL_OR_KEYWORD)
-        variadic = any(p.kind == p.VAR_POSITIONAL for p in params)
-        optional = sum(1 for p in params if p.default is not p.empty)
-        if given >= required and (variadic or given <= required + optional):
-            return
-        if variadic:
-            expected = f"{required}+"
-        elif optional:
-            expected = f"{required}..{required + optional}"
-        else:
-            expected = str(required)
-        raise ShellArgumentError(f"wrong number of arguments (given {given}, expected {expected})")
+        message = arity_error(self.func, given, skip=1)
+        if message:
+            raise ShellArgumentError(message)
+
+
+def arity_error(func, given: int, skip: int) -> str | None:
+    """Ruby's `wrong number of arguments (given 1, expected 2..3)` for calling `func` with
+    `given` arguments after its first `skip` (the shell, the receiver); None when it fits."""
+    params = list(inspect.signature(func).parameters.values())[skip:]
+    positional = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.POSITIONAL_ONLY)
+    required = sum(1 for p in params if p.default is p.empty and p.kind in positional)
+    variadic = any(p.kind == p.VAR_POSITIONAL for p in params)
+    optional = sum(1 for p in params if p.default is not p.empty)
+    if given >= required and (variadic or given <= required + optional):
+        return None
+    if variadic:
+        expected = f"{required}+"
+    elif optional:
+        expected = f"{required}..{required + optional}"
+    else:
+        expected = str(required)
+    return f"wrong number of arguments (given {given}, expected {expected})"
 
 
 COMMANDS: dict[str, Command] = {}

@@ -4,6 +4,7 @@ the session's timer never moves), including HBase's error messages."""
 import re
 
 from hsim.shell.registry import COMMANDS
+from hsim.shell.shell import usage_hint
 
 from .conftest import TOOK
 
@@ -16,8 +17,9 @@ def T(ms: int) -> str:
 
 
 def error(cmd: str, message: str, before: str = "") -> str:
-    """What command_safe prints when a command fails."""
-    return f"{before}\nERROR: {message}\n\n{COMMANDS[cmd].help}\n\n{TOOK}"
+    """What command_safe prints when a command fails (HBase 2: where to find the usage, not
+    the whole help)."""
+    return f"{before}\nERROR: {message}\n\n{usage_hint(cmd)}\n\n{TOOK}"
 
 
 def test_create_list_exists(sh):
@@ -349,13 +351,14 @@ def test_flush_by_region_name(sh):
 def test_general_commands_and_unknown_input(sh):
     assert sh("version") == "2.5.0-hsim, hsim, an in-process simulator of HBase 2.x\n" + TOOK
     assert sh("whoami") == "hsim (auth:SIMPLE)\n    groups: hsim\n" + TOOK
-    assert sh("nosuch 't'") == \
+    assert sh("nosuch 't'") == "NoMethodError (undefined method `nosuch' for main:Object)\n"
+    assert sh("nosuch") == \
         "NameError (undefined local variable or method `nosuch' for main:Object)\n"
     assert sh("get t, 'r'") == \
         "NameError (undefined local variable or method `t' for main:Object)\n"
     # IRB names the line of the session the statement was on
-    assert sh("put 't' 'r'") == "SyntaxError ((hbase):5: unexpected string literal)\n"
-    assert sh("get 't', 'r',") == "SyntaxError ((hbase):6: unexpected end-of-input)\n"
+    assert sh("put 't' 'r'") == "SyntaxError ((hbase):6: unexpected string literal)\n"
+    assert sh("get 't', 'r',") == "SyntaxError ((hbase):7: unexpected end-of-input)\n"
 
 
 def test_help(sh):
