@@ -55,6 +55,7 @@ _TOKEN = re.compile(
   | (?P<number>0[xX][0-9a-fA-F_]+|\d[\d_]*(?:\.\d+)?(?:[eE][+-]?\d+)?)
   | (?P<name>[A-Za-z_][A-Za-z0-9_]*[?!]?)
   | (?P<arrow>=>)
+  | (?P<cmp>==|!=|<=|>=|<|>)
   | (?P<symkey>:[A-Za-z_][A-Za-z0-9_]*)
   | (?P<op>[\[\]{}(),+\-*/%:=.])
   | (?P<squote>')
@@ -326,8 +327,16 @@ class _Parser:
             self.take()
         return k, self.expr()
 
-    # expr := term (('+'|'-') term)*;  term := unary (('*'|'/'|'%') unary)*
+    # expr := sum [cmp sum]; sum := term (('+'|'-') term)*; term := unary (('*'|'/'|'%') unary)*
     def expr(self):
+        v = self.sum()
+        if self.at("cmp"):
+            op = self.take()[1]
+            self.command_ok = False
+            v = fold(v, op, self.sum())
+        return v
+
+    def sum(self):
         return self._left_assoc(self.term, "+", "-")
 
     def term(self):
@@ -464,8 +473,8 @@ def _describe(tok) -> str:
         return "string literal"
     if kind == "number":
         return "integer literal" if isinstance(val, int) else "float literal"
-    if kind == "arrow":
-        return "=>"
+    if kind in ("arrow", "cmp"):
+        return f"'{val}'" if kind == "cmp" else "=>"
     return f"'{val}'"
 
 

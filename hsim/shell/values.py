@@ -48,7 +48,12 @@ def _float(v: float) -> str:
 
 
 def arith(a, op, b):
-    """Ruby's + - * / % on Integer, Float, String and Array."""
+    """Ruby's + - * / % on Integer, Float, String and Array, and its comparisons."""
+    if op in ("==", "!="):
+        same = a is b if isinstance(a, bool) or isinstance(b, bool) else a == b
+        return same == (op == "==")
+    if op in ("<", ">", "<=", ">="):
+        return _compare(a, op, b)
     num = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (a, b))
     if num:
         if op == "+":
@@ -77,6 +82,18 @@ def arith(a, op, b):
     if isinstance(a, (int, float)) and not isinstance(a, bool):
         raise RubyError("TypeError", f"{ruby_class(b)} can't be coerced into {ruby_class(a)}")
     raise RubyError("NoMethodError", f"undefined method `{op}' for {inspect_for_error(a)}")
+
+
+def _compare(a, op, b) -> bool:
+    num = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (a, b))
+    if not num and not (isinstance(a, str) and isinstance(b, str)):
+        if not isinstance(a, (int, float, str)) or isinstance(a, bool):
+            raise RubyError("NoMethodError", f"undefined method `{op}' for "
+                                             f"{inspect_for_error(a)}")
+        raise RubyError("ArgumentError", f"comparison of {ruby_class(a)} with "
+                                         f"{ruby_inspect(b) if b is None else ruby_class(b)} "
+                                         "failed")
+    return {"<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b}[op]
 
 
 def inspect_for_error(v) -> str:
