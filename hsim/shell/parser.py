@@ -333,6 +333,7 @@ class _Parser:
         if self.at("cmp"):
             op = self.take()[1]
             self.command_ok = False
+            self._skip_newlines()
             v = fold(v, op, self.sum())
         return v
 
@@ -348,6 +349,7 @@ class _Parser:
         while any(self.at("op", op) for op in ops):
             op = self.take()[1]
             self.command_ok = False
+            self._skip_newlines()  # Ruby reads on after a binary operator
             v = fold(v, op, operand())
         return v
 
@@ -405,17 +407,19 @@ class _Parser:
                 return Var(val)
             args = self._call_args(on_receiver=False)
             return Statement(val, args or [], vcall=args is None)
-        self.command_ok = False
+        chain, self.command_ok = self.command_ok, False
         if kind == "op" and val == "(":
             v = self.expr()
             self.expect("op", ")")
-            return v
-        if kind == "op" and val == "[":
+        elif kind == "op" and val == "[":
             items = self._sequence("]", self.expr)
-            return ArrayNode(items) if has_nodes(items) else items
-        if kind == "op" and val == "{":
-            return _hash(self._sequence("}", self.pair))
-        raise ShellSyntaxError(f"unexpected {_describe((kind, val))}")
+            v = ArrayNode(items) if has_nodes(items) else items
+        elif kind == "op" and val == "{":
+            v = _hash(self._sequence("}", self.pair))
+        else:
+            raise ShellSyntaxError(f"unexpected {_describe((kind, val))}")
+        self.command_ok = chain  # `[1].first 1`: a method call on it may take arguments
+        return v
 
     def _sequence(self, close: str, item) -> list:
         """The comma-separated items of an array or hash literal, up to and including `close`
