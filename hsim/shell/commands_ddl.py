@@ -250,6 +250,11 @@ them (METHOD => 'delete'), and sets or unsets table attributes.
   hbase> alter 't1', {SPLIT_ENABLED => false}
 """)
 def alter(sh, table, *args):
+    alter_table(sh, table, args, wait=True)
+
+
+def alter_table(sh, table, args, wait: bool) -> None:
+    """Admin#alter: `wait` prints the progress lines alter prints (alter_async does not)."""
     if not isinstance(table, str):
         raise ShellArgumentError("Table name must be of type String")
     name = to_text(table)
@@ -307,15 +312,15 @@ def alter(sh, table, *args):
         for k in arg:
             sh.fmt.line(f"Unknown argument ignored: {_key(k)}")
     if not updated:
-        return None
+        return
     if not families:
         raise DoNotRetryError("Table should have at least one column family.")
     _apply_alter(sh.admin, name, desc, families, attrs)
-    n = len(sh.admin.regions(name))
-    sh.fmt.line("Updating all regions with the new schema...")
-    sh.fmt.line(f"{n}/{n} regions updated.")
-    sh.fmt.line("Done.")
-    return None
+    if wait:
+        n = len(sh.admin.regions(name))
+        sh.fmt.line("Updating all regions with the new schema...")
+        sh.fmt.line(f"{n}/{n} regions updated.")
+        sh.fmt.line("Done.")
 
 
 def _apply_alter(admin, name: str, desc, families: dict, attrs: dict) -> None:
@@ -368,12 +373,7 @@ Lists the tables; an optional regular expression filters them.
 """)
 def list_tables(sh, regex=".*"):
     pattern = re.compile(to_text(str(regex)))
-    sh.fmt.header(["TABLE"])
-    names = [t for t in sh.admin.list_tables() if pattern.fullmatch(t)]
-    for t in names:
-        sh.fmt.row([t])
-    sh.fmt.footer(len(names))
-    return names
+    return sh.fmt.column("TABLE", [t for t in sh.admin.list_tables() if pattern.fullmatch(t)])
 
 
 @command("get_table", "ddl", """
@@ -389,7 +389,7 @@ def get_table(sh, table, *args):
     return TableRef(to_text(table))
 
 
-@command("get_splits", "ddl", """
+@command("get_splits", "dml", """
 Prints a table's split keys (the start keys of all its regions but the first).
 
   hbase> get_splits 't1'
@@ -488,7 +488,7 @@ def _truncate(sh, table, preserve: bool) -> None:
         sh.admin.enable_table(name)
 
 
-@command("truncate", "ddl", """
+@command("truncate", "dml", """
 Disables, drops and recreates the named table, without its region boundaries.
 
   hbase> truncate 't1'
@@ -497,7 +497,7 @@ def truncate(sh, table):
     _truncate(sh, table, preserve=False)
 
 
-@command("truncate_preserve", "ddl", """
+@command("truncate_preserve", "dml", """
 Disables, drops and recreates the named table, keeping its region boundaries.
 
   hbase> truncate_preserve 't1'

@@ -84,7 +84,7 @@ def split(sh, table_or_region, split_point=None):
 
 @command("balancer", "tools", """
 Runs the balancer, which evens out the number of regions per region server. Prints true when
-it ran.
+it ran, false when the balancer is switched off (balance_switch).
 
   hbase> balancer
   hbase> balancer "force"
@@ -92,6 +92,10 @@ it ran.
 def balancer(sh, force=None):
     if force is not None and force != "force":
         raise ShellArgumentError(f"Invalid argument {to_text(str(force))}.")
+    from hsim.shell.commands_admin import _switch
+
+    if not _switch(sh, "balancer"):
+        return sh.fmt.row(["false"])
     sh.admin.balance()
     return sh.fmt.row(["true"])  # HBase returns formatter.row's value, so IRB echoes `=> 1`
 
@@ -162,6 +166,15 @@ def _region_load(r) -> str:
             f"storefileSizeMB={_mb(sum(st.size for st in stores))}, "
             f"memstoreSizeMB={_mb(r.memstore_heap)}, readRequestsCount={r.read_requests}, "
             f"writeRequestsCount={r.write_requests}")
+
+
+@command("table_help", "general", """
+Help for table references: what `t = get_table 't'` gives and the commands it takes.
+
+  hbase> table_help
+""")
+def table_help(sh):
+    sh.table_help()
 
 
 @command("version", "general", """

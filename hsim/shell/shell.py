@@ -116,6 +116,7 @@ class Shell:
         self.debug = False  # True: a failing command also prints its Python traceback
         self.locals: dict = {}  # the session's local variables and their values
         self.local_names: set = set()  # the names the parser has seen assigned
+        self.switches: dict = {}  # admin switches' states (commands_admin)
 
     # --- properties commands use ---------------------------------------------------------------
     @property

@@ -364,7 +364,8 @@ def test_general_commands_and_unknown_input(sh):
 def test_help(sh):
     out = sh("help")
     assert out.startswith("HBase Shell on hsim, version 2.5.0-hsim\n")
-    assert "  Group name: ddl\n  Commands: alter, create, desc, describe, disable, drop," in out
+    assert ("  Group name: ddl\n  Commands: alter, alter_async, alter_status, "
+            "clone_table_schema, create, desc, describe, disable, disable_all, drop,") in out
     assert ("  Group name: hsim\n  Commands: abort_server, clock, debug, explain, hfile, regions,"
             " start_server, store, ui, wal\n") in out
     assert sh("help 'get'") == COMMANDS["get"].help + "\n"
