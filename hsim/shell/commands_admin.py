@@ -249,30 +249,37 @@ def list_deadservers(sh):
 
 
 @command("clear_deadservers", "tools", """
-Clears dead region servers from the master's list; prints true, or the servers it could not
-clear.
+Clears dead region servers from the master's list (all of them when none is named); prints
+true, or the servers it could not clear, and returns those.
 
   hbase> clear_deadservers 'host1,16020,1234', 'host2,16020,1234'
+  hbase> clear_deadservers
 """)
 def clear_deadservers(sh, *servers):
-    if not servers:
-        raise ShellArgumentError("Please specify at least one dead server")
     dead = sh.cluster.master.dead_servers
+    names = [name_text(s) for s in _flatten(servers) if s is not None] or list(dead)
     failed = []
-    for s in servers:
-        name = name_text(s)
+    for name in names:
         if name in dead:
             dead.remove(name)
         else:
             failed.append(name)
     if not failed:
         _row(sh, "true")
-        return
+        return failed
     _row(sh, "Some dead server clear failed")
     _row(sh, "SERVERNAME")
     for name in failed:
         _row(sh, name)
     sh.fmt.footer(len(failed))
+    return failed
+
+
+def _flatten(values) -> list:
+    out = []
+    for v in values:
+        out.extend(_flatten(v) if isinstance(v, list) else [v])
+    return out
 
 
 @command("is_in_maintenance_mode", "tools", """

@@ -26,14 +26,22 @@ def target(sh, name) -> str:
 
 
 @command("flush", "tools", """
-Flushes the memstores of every region of a table, or of one region (by region name or encoded
-region name), into new store files. A family name may follow (hsim flushes the whole region).
+Flushes the memstores of every region of a table, of one region (by region name or encoded
+region name) or of every region on a region server, into new store files. A family name may
+follow (hsim flushes the whole region).
 
   hbase> flush 'TABLENAME'
   hbase> flush 'REGIONNAME'
   hbase> flush 'ENCODED_REGIONNAME'
+  hbase> flush 'REGION_SERVER_NAME'
 """)
 def flush(sh, table_or_region, family=None):
+    name = name_text(table_or_region)
+    server = next((s for s in sh.cluster.master.servers if s.name == name), None)
+    if server is not None:  # Admin.flushRegionServer
+        for region in list(server.regions.values()):
+            sh.admin.flush(region.name)
+        return
     sh.admin.flush(target(sh, table_or_region))
 
 
@@ -94,10 +102,11 @@ def balancer(sh, force=None):
         raise ShellArgumentError(f"Invalid argument {to_text(str(force))}.")
     from hsim.shell.commands_admin import _switch
 
-    if not _switch(sh, "balancer"):
-        return sh.fmt.row(["false"])
-    sh.admin.balance()
-    return sh.fmt.row(["true"])  # HBase returns formatter.row's value, so IRB echoes `=> 1`
+    ran = _switch(sh, "balancer")
+    if ran:
+        sh.admin.balance()
+    sh.fmt.row([str(ran).lower()])
+    return ran
 
 
 @command("status", "general", """

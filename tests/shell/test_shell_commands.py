@@ -326,7 +326,7 @@ def test_flush_compact_split_balancer_status():
     assert sh("split 't', 'c'") == TOOK
     assert sh("get_splits 't'") == "Total number of splits = 2\nc\n" + TOOK + '=> ["c"]\n'
     assert sh("flush 'nope'") == error("flush", "Unknown table nope!")
-    assert sh("balancer") == "true\n" + TOOK + "=> 1\n"
+    assert sh("balancer") == "true\n" + TOOK + "=> true\n"
     assert sh("balancer 'now'") == error("balancer", "Invalid argument now.")
     assert sh("status") == \
         "1 active master, 0 backup masters, 2 servers, 0 dead, 1.0000 average load\n" + TOOK
