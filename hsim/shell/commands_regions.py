@@ -8,6 +8,7 @@ from hsim.bytes import to_string_binary
 from hsim.shell.args import data_bytes, name_text, ruby_class
 from hsim.shell.parser import to_text
 from hsim.shell.registry import ShellArgumentError, command
+from hsim.shell.table_attributes import TableAttributes
 from hsim.shell.values import ruby_to_s
 
 # list_regions's columns and their least widths (ListRegions#command's size_hash)
@@ -203,6 +204,5 @@ def clone_table_schema(sh, table, new_table, preserve_splits=True):
     desc = sh.admin.describe(src)
     keys = [r.start_key for r in sh.admin.regions(src) if r.start_key] if preserve_splits \
         else None
-    attrs = {k: getattr(desc, k) for k in ("max_filesize", "memstore_flush_size",
-                                           "split_policy", "split_enabled", "durability")}
-    sh.admin.create_table(dst, dict(desc.families), split_keys=keys, **attrs)
+    sh.admin.create_table(dst, dict(desc.families), split_keys=keys,
+                          **TableAttributes(desc).kwargs())

@@ -56,10 +56,10 @@ def test_create_errors(sh):
 
 
 def test_create_warnings_for_ignored_arguments(sh):
-    assert sh("create 't', 'f', 'f', {NAME => 'g', FOO => 1}, {OWNER => 'me'}") == (
+    assert sh("create 't', 'f', 'f', {NAME => 'g', FOO => 1}, {OWNER => 'me', BAR => 2}") == (
         "Family 'f' already exists, the old one will be replaced\n"
         "Unknown argument ignored for column family g: FOO\n"
-        "An argument ignored (unknown or overridden): OWNER\n"
+        "An argument ignored (unknown or overridden): BAR\n"
         "Created table t\n" + TOOK + "=> Hbase::Table - t\n")
 
 
