@@ -92,6 +92,62 @@ CASES = [
     ("create should work with string column args",
      f"create '{C}', 'a', 'b'\nget_table('{C}').get_all_columns.sort",
      [r'=> \["a:", "b:"\]\n'], False),
+    ("describe should fail for non-existent tables", "describe 'NOT.EXISTS'",
+     [r"ERROR: Table NOT.EXISTS does not exist."], True),
+    ("describe_namespace should return quota disabled",
+     "create_namespace 'ns'\ndescribe_namespace 'ns'",
+     [r"DESCRIPTION\n\{NAME => 'ns'\}\nQuota is disabled\n"], False),
+    ("truncate should empty a table",
+     f"t = get_table '{T}'\nt.put(1, 'x:a', 1)\nt.put(2, 'x:a', 2)\nt.count\n"
+     f"truncate '{T}'\nt.count", [r"=> 2\n(.|\n)*=> 0\n"], False),
+    ("truncate should yield log records", f"truncate '{T}'",
+     [rf"Truncating '{T}' table \(it may take a while\):\n"], False),
+    ("truncate should work on disabled table",
+     f"t = get_table '{T}'\nt.put(1, 'x:a', 1)\nt.put(2, 'x:a', 2)\nt.count\n"
+     f"disable '{T}'\ntruncate '{T}'\nt.count", [r"=> 2\n(.|\n)*=> 0\n"], False),
+    ("truncate_preserve should empty a table",
+     f"t = get_table '{T}'\nt.put(1, 'x:a', 1)\nt.put(2, 'x:a', 2)\nt.count\n"
+     f"truncate_preserve '{T}'\nt.count", [r"=> 2\n(.|\n)*=> 0\n"], False),
+    ("truncate_preserve should maintain the previous region boundaries",
+     f"create '{C}', 'a', {{NUMREGIONS => 10, SPLITALGO => 'HexStringSplit'}}\n"
+     f"splits = get_splits '{C}'\ntruncate_preserve '{C}'\nget_splits('{C}') == splits",
+     [r"== splits\n(.|\n)*=> true\n$"], False),
+    ("list_regions should fail for disabled table",
+     f"create '{C}', 'a'\ndisable '{C}'\nlist_regions '{C}'",
+     [rf"ERROR: Table {C} must be enabled."], True),
+    # AdminRegionTest
+    ("list regions should allow table name", f"list_regions '{T}'", [r" 1 rows\n"], False),
+    # AdminAlterTableTest
+    ("alter should fail with non-string table names", "alter 123, METHOD => 'delete', NAME => 'y'",
+     [r"ERROR: Table name must be of type String"], True),
+    ("alter should fail with non-existing tables",
+     "alter 'NOT.EXISTS', METHOD => 'delete', NAME => 'y'",
+     [r"ERROR: Can't find a table: NOT.EXISTS"], True),
+    ("alter should not fail with enabled tables",
+     f"enable '{T}'\nalter '{T}', METHOD => 'delete', NAME => 'y'", [r"Done.\n"], False),
+    ("alter should be able to delete column families",
+     f"alter '{T}', METHOD => 'delete', NAME => 'y'\nenable '{T}'\n"
+     f"get_table('{T}').get_all_columns.sort", [r'=> \["x:"\]\n'], False),
+    ("alter should be able to add column families",
+     f"alter '{T}', NAME => 'z'\nenable '{T}'\nget_table('{T}').get_all_columns.sort",
+     [r'=> \["x:", "y:", "z:"\]\n'], False),
+    ("alter should be able to add column families (name-only alter spec)",
+     f"alter '{T}', 'z'\nenable '{T}'\nget_table('{T}').get_all_columns.sort",
+     [r'=> \["x:", "y:", "z:"\]\n'], False),
+    ("alter should support shortcut DELETE alter specs",
+     f"alter '{T}', 'delete' => 'y'\nget_table('{T}').get_all_columns.sort",
+     [r'=> \["x:"\]\n'], False),
+    # AdminCloneTableSchemaTest
+    ("clone_table_schema should maintain the source table's region boundaries when "
+     "preserve_splits set to true",
+     "create 'src', 'a', NUMREGIONS => 10, SPLITALGO => 'HexStringSplit'\n"
+     "splits = get_splits 'src'\nclone_table_schema 'src', 'dst', true\n"
+     "get_splits('dst') == splits", [r"== splits\n(.|\n)*=> true\n$"], False),
+    ("clone_table_schema should have failed when source table doesn't exist.",
+     "clone_table_schema 'src', 'dst'", [r"ERROR: Unknown table src!"], True),
+    ("clone_table_schema should have failed when destination table exists.",
+     "create 'src', 'a'\ncreate 'dst', 'a'\nclone_table_schema 'src', 'dst'",
+     [r"ERROR: Table already exists: src!"], True),
     ("create should work with hash column args",
      f"create '{C}', {{ NAME => 'a'}}, {{ NAME => 'b'}}\nget_table('{C}').get_all_columns.sort",
      [r'=> \["a:", "b:"\]\n'], False),
