@@ -42,7 +42,7 @@ _TOKEN = re.compile(
   | (?P<arrow>=>)
   | (?P<cmp>==|!=|<=|>=|<|>)
   | (?P<symkey>:[A-Za-z_][A-Za-z0-9_]*)
-  | (?P<op>[\[\]{}(),+\-*/%:=.])
+  | (?P<op>[\[\]{}(),+\-*/%:=.|])
   | (?P<squote>')
   | (?P<dquote>")
     """,
@@ -58,14 +58,16 @@ def _byte_char(n: int) -> str:
     return chr(n) if n < 0x80 else chr(0xDC00 + n)
 
 
-def _read_string(text: str, i: int, quote: str) -> tuple[str, int]:
-    """Read a quoted string starting after the opening quote; returns (value, index after)."""
+def _read_string(text: str, i: int, quote: str) -> tuple[str | list, int]:
+    """Read a quoted string starting after the opening quote; returns (value, index after).
+    A double-quoted string with `#{...}` is a list of parts: text, and ("code", source)."""
     out = []
+    parts: list = []
     n = len(text)
     while i < n:
         ch = text[i]
         if ch == quote:
-            return "".join(out), i + 1
+            break
         if ch == "\\" and i + 1 < n:
             nxt = text[i + 1]
             if quote == "'":
@@ -100,8 +102,36 @@ def _read_string(text: str, i: int, quote: str) -> tuple[str, int]:
             i += 2
             continue
         if quote == '"' and ch == "#" and text[i + 1:i + 2] == "{":
-            raise ShellSyntaxError("string interpolation #{...} is not supported")
+            end = _interpolation_end(text, i + 2)
+            parts += ["".join(out), ("code", text[i + 2:end])]
+            out = []
+            i = end + 1
+            continue
         out.append(ch)
+        i += 1
+    else:
+        raise Incomplete("unterminated string meets end of file")
+    return (parts + ["".join(out)] if parts else "".join(out)), i + 1
+
+
+def _interpolation_end(text: str, i: int) -> int:
+    """The index of the `}` that closes the `#{` whose code starts at `i`."""
+    depth, quote = 0, None
+    while i < len(text):
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            if depth == 0:
+                return i
+            depth -= 1
         i += 1
     raise Incomplete("unterminated string meets end of file")
 
@@ -130,7 +160,7 @@ def _tokens(text: str) -> tuple[list, list]:
         space = kind == "newline"
         if kind in ("squote", "dquote"):
             value, i = _read_string(text, i, "'" if kind == "squote" else '"')
-            toks.append(("string", value))
+            toks.append(("istring" if isinstance(value, list) else "string", value))
         elif kind == "number":
             raw = m.group().replace("_", "")
             if raw[:2] in ("0x", "0X"):

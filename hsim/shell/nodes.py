@@ -26,6 +26,7 @@ class Statement(Node):
     args: list
     receiver: object = None
     vcall: bool = field(default=False, compare=False)  # a bare name: NameError if unknown
+    block: object = None  # a Block: `{ |t| ... }` or `do |t| ... end`
 
 
 @dataclass
@@ -75,6 +76,22 @@ class Index(Node):
 
     receiver: object
     args: list
+
+
+@dataclass
+class Block(Node):
+    """A block passed to a call: its parameters and its statements (the last one's value is
+    the block's)."""
+
+    params: list
+    body: list
+
+
+@dataclass
+class Interpolation(Node):
+    """A double-quoted string with `#{...}`: its parts, text and expressions."""
+
+    parts: list
 
 
 def has_nodes(values) -> bool:

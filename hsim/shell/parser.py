@@ -17,11 +17,15 @@ from __future__ import annotations
 
 from hsim.shell.lexer import (Incomplete, ShellSyntaxError, _tokens, to_bytes,  # noqa: F401
                               to_text, tokenize)
-from hsim.shell.nodes import (ArrayNode, Assign, BinOp, HashNode, Index, Literal, Node, Statement,
-                              Var, has_nodes)
-from hsim.shell.values import RubyError, arith, ruby_inspect, ruby_literal  # noqa: F401
+from hsim.shell.nodes import (ArrayNode, Assign, BinOp, Block, HashNode, Index, Interpolation,
+                              Literal, Node, Statement, Var, has_nodes)
+from hsim.shell.values import (RubyError, arith, ruby_inspect, ruby_literal,  # noqa: F401
+                               ruby_to_s)
 
 FOREVER = 2**31 - 1  # HConstants.FOREVER
+# Ruby keywords: never a call's first argument
+KEYWORDS = frozenset(("do", "end", "then", "and", "or", "not", "if", "unless", "while", "until",
+                      "rescue", "ensure", "begin", "def", "class", "module", "yield", "return"))
 
 
 class _Parser:
@@ -36,6 +40,7 @@ class _Parser:
         self.i = 0
         self.locals = local_names
         self.command_ok = False  # may the next call take arguments without parentheses?
+        self.block_depth = 0  # inside how many blocks (where `}` and `end` close a statement)
 
     def peek(self, k: int = 0):
         j = self.i + k
@@ -63,6 +68,8 @@ class _Parser:
         return j < len(self.spaced) and self.spaced[j]
 
     def _at_end(self) -> bool:
+        if self.block_depth and (self.at("op", "}") or self.at("name", "end")):
+            return True
         return self.at("newline") or self.at("eof")
 
     def statement(self):
@@ -70,6 +77,12 @@ class _Parser:
             self.take()
         if self.at("eof"):
             return None
+        node = self._statement_node()
+        if not self._at_end():
+            raise ShellSyntaxError(f"unexpected {_describe(self.peek())}")
+        return node
+
+    def _statement_node(self):
         if self.at("name", "explain") and self.peek(1)[0] == "name" and \
                 self.peek(1)[1] in ("get", "scan"):
             # `explain get 't', 'r'`: the explained command's name leads its arguments
@@ -86,14 +99,51 @@ class _Parser:
             while self.at("newline"):
                 self.take()
             self.locals.add(name)  # Ruby defines the variable as it reads the assignment
-            node = Assign(name, self._command_expr())
+            return Assign(name, self._command_expr())
+        node = self._command_expr()
+        return node if isinstance(node, Node) else Literal(node)
+
+    def _block(self, after_command_args: bool):
+        """A block after a call: `{ |x| ... }` (not after arguments without parentheses: Ruby
+        gives those `do ... end`) or `do |x| ... end`; None if there is none."""
+        if self.at("op", "{") and not after_command_args:
+            close = "}"
+        elif self.at("name", "do"):
+            close = "end"
         else:
-            node = self._command_expr()
-            if not isinstance(node, Node):
-                node = Literal(node)
-        if not self._at_end():
-            raise ShellSyntaxError(f"unexpected {_describe(self.peek())}")
-        return node
+            return None
+        self.take()
+        params = []
+        self._skip_newlines()
+        if self.at("op", "|"):
+            self.take()
+            while not self.at("op", "|"):
+                kind, val = self.take()
+                if kind == "eof":
+                    raise Incomplete("unexpected end-of-input")
+                if kind == "name" and _is_local_name(val):
+                    params.append(val)
+                elif (kind, val) != ("op", ","):
+                    raise ShellSyntaxError(f"unexpected {_describe((kind, val))}")
+            self.take()
+        added = [x for x in params if x not in self.locals]
+        self.locals.update(added)  # the parameters are local variables inside the block
+        self.block_depth += 1
+        body = []
+        try:
+            while True:
+                self._skip_newlines()
+                if self.at("op", "}") if close == "}" else self.at("name", "end"):
+                    self.take()
+                    return Block(params, body)
+                if self.at("eof"):
+                    raise Incomplete("unexpected end-of-input")
+                body.append(self._statement_node())
+                if not self._at_end():
+                    raise ShellSyntaxError(f"unexpected {_describe(self.peek())}")
+        finally:
+            self.block_depth -= 1
+            self.locals.difference_update(added)
 
     def _command_expr(self):
         self.command_ok = True
@@ -107,16 +157,19 @@ class _Parser:
         if not self.command_ok:
             return False
         kind, val = self.peek()
-        if kind in ("string", "number", "symkey", "name"):
+        if kind in ("string", "istring", "number", "symkey"):
             return True
+        if kind == "name":
+            return val not in KEYWORDS
         if kind == "op" and val == "[":
             return self._spaced()
         if kind == "op" and val == "-":
             return self._spaced() and not self._spaced(1)
-        return kind == "op" and val == "{" and not on_receiver
+        return False  # `f {` starts a block, not a hash
 
     def _call_args(self, on_receiver: bool) -> list | None:
-        """A call's arguments: `(...)`, a command's argument list, or None for no arguments."""
+        """A call's arguments: `(...)`, a command's argument list, or None for no arguments.
+        (`on_receiver`: a method call on a value.)"""
         if self.at("op", "(") and not self._spaced():
             self.command_ok = False
             self.take()
@@ -238,8 +291,11 @@ class _Parser:
             if self.at("op", ".") and self.peek(1)[0] == "name":
                 self.take()
                 name = self.take()[1]
+                paren = self.at("op", "(") and not self._spaced()
                 args = self._call_args(on_receiver=True)
-                v = Statement(name, args or [], Literal(v) if not isinstance(v, Node) else v)
+                block = self._block(after_command_args=args is not None and not paren)
+                v = Statement(name, args or [], Literal(v) if not isinstance(v, Node) else v,
+                              block=block)
             elif self.at("op", "[") and not self._spaced():
                 self.take()
                 self.command_ok = False
@@ -255,6 +311,8 @@ class _Parser:
             raise Incomplete("unexpected end-of-input")
         if kind in ("string", "number"):
             return val
+        if kind == "istring":
+            return self._interpolation(val)
         if kind == "symkey":
             return val[1:]  # a Ruby symbol :name reads as its name
         if kind == "name":
@@ -268,10 +326,15 @@ class _Parser:
                 return FOREVER
             if val[0].isupper():
                 return val  # HBaseConstants: the constant's value is its own name
+            if val in KEYWORDS:
+                raise ShellSyntaxError(f"unexpected '{val}' (hsim's shell reads no Ruby "
+                                       "control structures)")
             if val in self.locals and not (self.at("op", "(") and not self._spaced()):
                 return Var(val)
+            paren = self.at("op", "(") and not self._spaced()
             args = self._call_args(on_receiver=False)
-            return Statement(val, args or [], vcall=args is None)
+            block = self._block(after_command_args=args is not None and not paren)
+            return Statement(val, args or [], vcall=args is None and block is None, block=block)
         chain, self.command_ok = self.command_ok, False
         if kind == "op" and val == "(":
             v = self.expr()
@@ -285,6 +348,27 @@ class _Parser:
             raise ShellSyntaxError(f"unexpected {_describe((kind, val))}")
         self.command_ok = chain  # `[1].first 1`: a method call on it may take arguments
         return v
+
+    def _interpolation(self, parts: list):
+        """`"row#{i}"`: each `#{...}` parsed as an expression with the same local variables."""
+        out = []
+        for part in parts:
+            if isinstance(part, tuple) and not part[1].strip():
+                out.append("")  # "#{}" is nil.to_s
+            elif isinstance(part, tuple):
+                toks, spaced = _tokens(part[1])
+                sub = _Parser(toks, spaced, self.locals)
+                sub._skip_newlines()
+                node = sub._statement_node()
+                sub._skip_newlines()
+                if not sub.at("eof"):
+                    raise ShellSyntaxError(f"unexpected {_describe(sub.peek())}")
+                out.append(node.value if isinstance(node, Literal) else node)
+            else:
+                out.append(part)
+        if has_nodes(out):
+            return Interpolation(out)
+        return "".join(ruby_to_s(p) for p in out)
 
     def _sequence(self, close: str, item) -> list:
         """The comma-separated items of an array or hash literal, up to and including `close`
@@ -338,7 +422,7 @@ def _describe(tok) -> str:
         return "end-of-input"
     if kind == "newline":
         return "'\\n'"
-    if kind == "string":
+    if kind in ("string", "istring"):
         return "string literal"
     if kind == "number":
         return "integer literal" if isinstance(val, int) else "float literal"

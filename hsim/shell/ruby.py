@@ -55,15 +55,22 @@ def evaluate(node, sh):
                 return -right
             raise no_method("-@", right)
         return arith(evaluate(node.left, sh), node.op, right)
+    if isinstance(node, nodes.Interpolation):
+        return "".join(ruby_to_s(evaluate(p, sh)) for p in node.parts)
     if isinstance(node, nodes.Index):
         receiver = evaluate(node.receiver, sh)
         return call_method(sh, receiver, "[]", [evaluate(a, sh) for a in node.args])
     if isinstance(node, nodes.Statement):
         if node.receiver is None:
             return sh.call_function(node.command, [evaluate(a, sh) for a in node.args],
-                                    node.vcall)
+                                    node.vcall)  # a command ignores a block, as in Ruby
         receiver = evaluate(node.receiver, sh)
-        return call_method(sh, receiver, node.command, [evaluate(a, sh) for a in node.args])
+        args = [evaluate(a, sh) for a in node.args]
+        if node.block is not None:
+            method = _block_method(receiver, node.command)
+            if method is not None:
+                return method(sh, receiver, node.block, *args)
+        return call_method(sh, receiver, node.command, args)
     raise TypeError(f"not a shell node: {node!r}")
 
 
@@ -108,6 +115,84 @@ def _printable(text: str) -> str:
 
 
 FUNCTIONS = {"puts": puts, "p": p, "print": print_}
+
+
+# --- blocks ------------------------------------------------------------------------------------
+def call_block(sh, block, *args):
+    """Run a block with its parameters bound (`|k, v|` takes a pair apart, as Ruby does); the
+    parameters are local to it. Returns the last statement's value."""
+    params = block.params
+    if len(params) > 1 and len(args) == 1 and isinstance(args[0], list):
+        args = tuple(args[0])
+    saved = {p: sh.locals[p] for p in params if p in sh.locals}
+    for i, name in enumerate(params):
+        sh.locals[name] = args[i] if i < len(args) else None
+    try:
+        result = None
+        for st in block.body:
+            result = evaluate(st, sh)
+        return result
+    finally:
+        for name in params:
+            sh.locals.pop(name, None)
+        sh.locals.update(saved)
+
+
+def truthy(v) -> bool:
+    """Ruby: everything but nil and false is true."""
+    return v is not None and v is not False
+
+
+def _each(sh, v, block):
+    for x in list(v):
+        call_block(sh, block, x)
+    return v
+
+
+def _pairs(v) -> list:
+    return [[k, x] for k, x in v.items()] if isinstance(v, dict) else list(v)
+
+
+_LIST_BLOCKS = {
+    "each": _each,
+    "map": lambda sh, v, b: [call_block(sh, b, x) for x in _pairs(v)],
+    "collect": lambda sh, v, b: [call_block(sh, b, x) for x in _pairs(v)],
+    "select": lambda sh, v, b: [x for x in v if truthy(call_block(sh, b, x))],
+    "filter": lambda sh, v, b: [x for x in v if truthy(call_block(sh, b, x))],
+    "reject": lambda sh, v, b: [x for x in v if not truthy(call_block(sh, b, x))],
+    "each_with_index": lambda sh, v, b: [call_block(sh, b, x, i) for i, x in enumerate(v)]
+    and v,
+    "find": lambda sh, v, b: next((x for x in v if truthy(call_block(sh, b, x))), None),
+    "detect": lambda sh, v, b: next((x for x in v if truthy(call_block(sh, b, x))), None),
+    "any?": lambda sh, v, b: any(truthy(call_block(sh, b, x)) for x in v),
+    "all?": lambda sh, v, b: all(truthy(call_block(sh, b, x)) for x in v),
+    "count": lambda sh, v, b: sum(1 for x in v if truthy(call_block(sh, b, x))),
+}
+_HASH_BLOCKS = {
+    "each": lambda sh, v, b: [call_block(sh, b, k, x) for k, x in list(v.items())] and v,
+    "each_pair": lambda sh, v, b: [call_block(sh, b, k, x) for k, x in list(v.items())] and v,
+    "map": _LIST_BLOCKS["map"], "collect": _LIST_BLOCKS["map"],
+    "select": lambda sh, v, b: {k: x for k, x in v.items() if truthy(call_block(sh, b, k, x))},
+    "reject": lambda sh, v, b: {k: x for k, x in v.items()
+                                if not truthy(call_block(sh, b, k, x))},
+}
+
+
+def _times(sh, n, block):
+    for i in range(n):
+        call_block(sh, block, i)
+    return n
+
+
+def _block_method(receiver, name: str):
+    """The Ruby method taking a block for this receiver, or None."""
+    if isinstance(receiver, list):
+        return _LIST_BLOCKS.get(name)
+    if isinstance(receiver, dict):
+        return _HASH_BLOCKS.get(name)
+    if isinstance(receiver, int) and not isinstance(receiver, bool) and name == "times":
+        return _times
+    return None
 
 
 # --- methods on values ------------------------------------------------------------------------

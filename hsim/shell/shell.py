@@ -69,6 +69,7 @@ class Shell:
         self.locals: dict = {}  # the session's local variables and their values
         self.local_names: set = set()  # the names the parser has seen assigned
         self.switches: dict = {}  # admin switches' states (commands_admin)
+        self.last_value = None  # the last statement's value, IRB's `_`
 
     # --- properties commands use ---------------------------------------------------------------
     @property
@@ -167,6 +168,7 @@ class Shell:
             self.failures += 1
             self.out.write("SystemStackError (stack level too deep)\n")
             return
+        self.last_value = result  # IRB's `_`
         if result is not None:
             self.out.write("=> " + parser.ruby_inspect(result) + "\n")
 
@@ -176,6 +178,8 @@ class Shell:
 
         if name in ("exit", "quit"):
             raise ruby.StopSession()
+        if name == "_" and vcall:
+            return self.last_value
         if name == "help":
             from hsim.shell.help import print_help
 

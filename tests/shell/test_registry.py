@@ -146,7 +146,7 @@ ACCEPTED = {("get", "'t', {1 => 2}")}
 def test_bad_input_is_an_error_line_and_changes_nothing(loaded, name, args):
     before = _state(loaded)
     failures = loaded.shell.failures
-    out = loaded(f"{name} {args}")
+    out = loaded(f"{name}({args})")  # `f {` would start a block
     assert "Traceback" not in out
     if (name, args) in ACCEPTED:
         assert "ERROR" not in out and _state(loaded) == before

@@ -103,3 +103,34 @@ def test_did_you_mean_for_a_misspelt_command(sh):
 def test_exit_inside_a_statement_list(sh):
     assert sh("x = 1; exit; puts 2") == "=> 1\n"
     assert sh.shell.exited
+
+
+def test_blocks_as_the_reference_guide_uses_them(sh):
+    """The HBase book's "table variables" session: list, map to references, `_`, drop."""
+    sh("create 'my1', 'f'\ncreate 'my2', 'f'\ncreate 'other', 'f'")
+    assert sh("list('my.*').map { |t| get_table t }") == (
+        "TABLE\nmy1\nmy2\n2 row(s)\n" + TOOK + TOOK + TOOK
+        + "=> [Hbase::Table - my1, Hbase::Table - my2]\n")
+    assert sh("tables = _") == "=> [Hbase::Table - my1, Hbase::Table - my2]\n"
+    assert sh("tables.map { |t| t.disable }") == TOOK + TOOK + "=> [nil, nil]\n"
+    assert sh("tables.each do |t|\n  t.drop\nend") == \
+        TOOK + TOOK + "=> [Hbase::Table - my1, Hbase::Table - my2]\n"
+    assert sh("list") == 'TABLE\nother\n1 row(s)\n' + TOOK + '=> ["other"]\n'
+    assert sh("3.times { |i| put 'other', \"r#{i}\", 'f:q', i * 10 }") == TOOK * 3 + "=> 3\n"
+    assert sh("count 'other'") == "3 row(s)\n" + TOOK + "=> 3\n"
+    assert sh("t") == "NameError (undefined local variable or method `t' for main:Object)\n"
+
+
+def test_block_methods_and_interpolation(sh):
+    assert sh("[1, 2, 3].select { |x| x > 1 }") == "=> [2, 3]\n"
+    assert sh("[1, 2, 3].map { |x| x * 2 }.reject { |x| x == 4 }") == "=> [2, 6]\n"
+    assert sh("{'a' => 1, 'b' => 2}.each { |k, v| puts \"#{k}=#{v}\" }") == \
+        'a=1\nb=2\n=> {"a"=>1, "b"=>2}\n'
+    assert sh("[[1, 2]].map { |a, b| a + b }") == "=> [3]\n"
+    assert sh("['x', 'y'].each_with_index { |s, i| print s, i }") == 'x0y1=> ["x", "y"]\n'
+    assert sh("[1, 2].find { |x| x > 1 }") == "=> 2\n"
+    assert sh("n = 2\n\"#{n} * 2 = #{n * 2}\"") == '=> 2\n=> "2 * 2 = 4"\n'
+    assert sh('"#{}"') == '=> ""\n'
+    assert sh("[1].each { |x| zz }") == \
+        "NameError (undefined local variable or method `zz' for main:Object)\n"
+    assert sh("[1].each { |x| }") == "=> [1]\n"

@@ -97,7 +97,8 @@ def test_open_state_for_the_continuation_prompt():
 
 
 def test_syntax_errors():
-    for text in ("put 't' 'r'", "get 't',, 'r'", "create 't', }", "'t' 'u'", 'x "#{y}"'):
+    for text in ("put 't' 'r'", "get 't',, 'r'", "create 't', }", "'t' 'u'", 'x "#{1 1}"',
+                 "list.each { |t| puts t", "if x"):
         with pytest.raises(ShellSyntaxError):
             parse_statements(text)
     assert parse("x #{1}").args == []  # a comment, as in Ruby
