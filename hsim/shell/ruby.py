@@ -49,12 +49,13 @@ def evaluate(node, sh):
     if isinstance(node, nodes.HashNode):
         return {evaluate(k, sh): evaluate(v, sh) for k, v in node.pairs}
     if isinstance(node, nodes.BinOp):
-        right = evaluate(node.right, sh)
         if node.op == "-@":
+            right = evaluate(node.right, sh)
             if isinstance(right, (int, float)) and not isinstance(right, bool):
                 return -right
             raise no_method("-@", right)
-        return arith(evaluate(node.left, sh), node.op, right)
+        left = evaluate(node.left, sh)  # Ruby evaluates left to right
+        return arith(left, node.op, evaluate(node.right, sh))
     if isinstance(node, nodes.Interpolation):
         return "".join(ruby_to_s(evaluate(p, sh)) for p in node.parts)
     if isinstance(node, nodes.Index):
@@ -69,6 +70,7 @@ def evaluate(node, sh):
         if node.block is not None:
             method = _block_method(receiver, node.command)
             if method is not None:
+                _check_arity(method, args, skip=3)
                 return method(sh, receiver, node.block, *args)
         return call_method(sh, receiver, node.command, args)
     raise TypeError(f"not a shell node: {node!r}")
@@ -336,7 +338,14 @@ def call_method(sh, receiver, name: str, args: list):
     func = _methods_of(receiver).get(name) or _COMMON.get(name)
     if func is None:
         raise no_method(name, receiver)
-    message = arity_error(func, len(args), skip=1)
+    _check_arity(func, args, skip=1)
+    try:
+        return func(receiver, *args)
+    except (TypeError, ValueError, AttributeError) as e:  # e.g. 'abc'.split(1)
+        raise RubyError("TypeError", f"{name}: {e}") from None
+
+
+def _check_arity(func, args: list, skip: int) -> None:
+    message = arity_error(func, len(args), skip=skip)
     if message:
         raise RubyError("ArgumentError", message)
-    return func(receiver, *args)

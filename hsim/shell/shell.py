@@ -168,6 +168,14 @@ class Shell:
             self.failures += 1
             self.out.write("SystemStackError (stack level too deep)\n")
             return
+        except Exception as e:  # never a Python traceback (but with --debug)
+            self.failures += 1
+            if self.debug:
+                import traceback
+
+                traceback.print_exc(file=self.out)
+            self.out.write(f"RuntimeError ({type(e).__name__}: {e})\n")
+            return
         self.last_value = result  # IRB's `_`
         if result is not None:
             self.out.write("=> " + parser.ruby_inspect(result) + "\n")

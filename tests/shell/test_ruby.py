@@ -134,3 +134,28 @@ def test_block_methods_and_interpolation(sh):
     assert sh("[1].each { |x| zz }") == \
         "NameError (undefined local variable or method `zz' for main:Object)\n"
     assert sh("[1].each { |x| }") == "=> [1]\n"
+
+
+def test_no_python_traceback_whatever_is_typed():
+    """Statements built from the shell's vocabulary, at random: each is a result, an ERROR
+    line or a Ruby error, never a Python traceback."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from .conftest import Session
+
+    words = ["t", "x", "=", "'t'", "'f'", "'f:q'", "1", "-", "nil", "true", ",", ".", "(",
+             ")", "[", "]", "{", "}", "|", "=>", "do", "end", "put", "get", "scan", "count",
+             "create", "list", "map", "each", "size", "first", "times", "puts", "p", "_",
+             "get_table", "disable", "drop", "\"#{x}\"", "VERSIONS", "+", "*", "/", "0", ";",
+             "\n", "help", "nil?", "class", "[0]", "keys"]
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(st.lists(st.sampled_from(words), min_size=1, max_size=12))
+    def run(tokens):
+        s = Session()
+        s("create 't', 'f'\nx = get_table 't'")
+        out = s(" ".join(tokens))
+        assert "Traceback" not in out and "RuntimeError" not in out, out
+
+    run()
