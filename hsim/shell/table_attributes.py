@@ -40,8 +40,8 @@ KEPT = {
     "READONLY": ("bool", True), "REGION_REPLICATION": ("int", True),
 }
 # TableDescriptorBuilder's RESERVED_KEYWORDS: shown by name; every other value is METADATA
-RESERVED = ("DURABILITY", "MAX_FILESIZE", "MEMSTORE_FLUSHSIZE", "PRIORITY", "READONLY",
-            "REGION_REPLICATION")
+RESERVED = ("DURABILITY", "IS_META", "MAX_FILESIZE", "MEMSTORE_FLUSHSIZE", "PRIORITY",
+            "READONLY", "REGION_REPLICATION")
 
 
 def _key(k) -> str:
@@ -137,7 +137,11 @@ def _kept_value(kind: str, v) -> str:
 def describe_attributes(desc) -> str:
     """TableDescriptor#toStringTableAttributes: `, {TABLE_ATTRIBUTES => {...}}` or nothing.
     Reserved keys by name, then every other value under METADATA, each set in key order."""
+    from hsim.regions.meta import is_meta
+
     values = dict(desc.values)
+    if is_meta(desc.name):
+        values["IS_META"] = "true"  # printed only when true
     if desc.durability:
         from hsim.durability import Durability
 
