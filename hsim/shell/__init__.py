@@ -11,6 +11,7 @@ manual clock, plus views inside the engine (`regions`, `store`, `hfile`, `explai
 
 from hsim.shell import (  # noqa: F401
     commands_admin,
+    commands_all,
     commands_ddl,
     commands_dml,
     commands_namespace,

@@ -20,12 +20,6 @@ _RINGBUFFER = "the online slow log and the balancer's decision log"
 UNMODELLED = {
     "processlist": ("general", "Shows the tasks running on the servers",
                     "the task monitor (hsim runs each request to its end at once)"),
-    "disable_all": ("ddl", "Disables the tables matching a regex, after a y/n question",
-                    "commands that ask y/n on the terminal"),
-    "enable_all": ("ddl", "Enables the tables matching a regex, after a y/n question",
-                   "commands that ask y/n on the terminal"),
-    "drop_all": ("ddl", "Drops the tables matching a regex, after a y/n question",
-                 "commands that ask y/n on the terminal"),
     "alter_namespace": ("namespace", "Sets or unsets a namespace's properties",
                         "namespace properties"),
     "assign": ("tools", "Assigns a region", _ASSIGN),

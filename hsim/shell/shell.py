@@ -70,6 +70,8 @@ class Shell:
         self.local_names: set = set()  # the names the parser has seen assigned
         self.switches: dict = {}  # admin switches' states (commands_admin)
         self.last_value = None  # the last statement's value, IRB's `_`
+        self._script = None  # the lines a running script has left (for gets)
+        self._echo = True
 
     # --- properties commands use ---------------------------------------------------------------
     @property
@@ -125,17 +127,36 @@ class Shell:
     def run_script(self, text: str, echo: bool = True) -> None:
         """Run a script line by line, printing each line after its prompt (as a terminal shows
         what was typed), so the output reads like the interactive session."""
-        for line in text.splitlines():
-            if self.exited:
-                break
-            if echo:
-                self.out.write(self.prompt() + parser.to_text(line) + "\n")
-            self.feed(line)
+        self._script = iter(text.splitlines())
+        self._echo = echo
+        try:
+            for line in self._script:
+                if self.exited:
+                    break
+                if echo:
+                    self.out.write(self.prompt() + parser.to_text(line) + "\n")
+                self.feed(line)
+        finally:
+            self._script = None
         if self.buffer.strip():
             self.buffer = ""
             self.failures += 1
             self.out.write(f"SyntaxError (({self.prompt_name}):{self.line_no - 1}: "
                            "unexpected end-of-input)\n")
+
+    def gets(self) -> str | None:
+        """Kernel#gets, for a command that asks (disable_all's y/n): the script's next line
+        (shown as the terminal would show it typed), or a line from the terminal; None at the
+        end of the input."""
+        if self._script is not None:
+            line = next(self._script, None)
+            if line is not None and self._echo:
+                self.out.write(parser.to_text(line) + "\n")
+            return line
+        try:
+            return input()
+        except EOFError:
+            return None
 
     def _name_error(self, name: str, vcall: bool) -> RubyError:
         """Ruby's NameError (a bare name) or NoMethodError (a call with arguments) for an

@@ -112,6 +112,14 @@ CASES = [
      f"create '{C}', 'a', {{NUMREGIONS => 10, SPLITALGO => 'HexStringSplit'}}\n"
      f"splits = get_splits '{C}'\ntruncate_preserve '{C}'\nget_splits('{C}') == splits",
      [r"== splits\n(.|\n)*=> true\n$"], False),
+    ("enable and disable tables by regex",
+     "create 't1', 'f'\ncreate 't11', 'f'\ndisable_all 't1.*'\ny\n"
+     "[is_disabled('t1'), is_disabled('t11'), is_enabled('t1'), is_enabled('t11')]\n"
+     "enable_all 't1.*'\ny\n"
+     "[is_disabled('t1'), is_disabled('t11'), is_enabled('t1'), is_enabled('t11')]\n"
+     "disable_all 't1.*'\ny\ndrop_all 't1.*'\ny\n[exists('t1'), exists('t11')]",
+     [r"=> \[true, true, false, false\]\n", r"=> \[false, false, true, true\]\n",
+      r"=> \[false, false\]\n$"], False),
     ("list_regions should fail for disabled table",
      f"create '{C}', 'a'\ndisable '{C}'\nlist_regions '{C}'",
      [rf"ERROR: Table {C} must be enabled."], True),

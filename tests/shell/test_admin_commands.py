@@ -1,7 +1,5 @@
 """The namespace, region, tools, procedures and security commands, with their exact output."""
 
-import pytest
-
 from hsim.shell.commands_regions import (accept_region_for_locality, accept_server_name,
                                          regions_for_server, valid_locality_threshold)
 
@@ -205,9 +203,18 @@ def test_schema_companions(sh):
     assert sh("table_help").startswith("Help for table-reference commands.\n")
 
 
-@pytest.mark.parametrize("cmd", ["disable_all", "enable_all", "drop_all"])
-def test_commands_asking_y_n_are_not_modelled(sh, cmd):
-    sh("create 't', 'f'")
-    assert sh(f"{cmd} 't.*'") == err(
-        cmd, f"{cmd}: hsim does not model commands that ask y/n on the terminal")
-    assert sh("list") == "TABLE\nt\n1 row(s)\n" + TOOK + '=> ["t"]\n'
+def test_bulk_commands_ask_and_read_the_answer(sh):
+    sh("create 't1', 'f'\ncreate 't11', 'f'\ncreate 'u', 'f'")
+    assert sh("disable_all 't1.*'\ny") == (
+        "t1\nt11\n\nDisable the above 2 tables (y/n)?\n2 tables successfully disabled\n" + TOOK)
+    assert sh("enable_all 't1.*'\nno") == "t1\nt11\n\nEnable the above 2 tables (y/n)?\n" + TOOK
+    assert sh("is_disabled 't1'") == "true\n" + TOOK + "=> true\n"
+    assert sh("drop_all '.*'\nYes") == (
+        "t1\nt11\nu\n\nDrop the above 3 tables (y/n)?\n2 tables successfully dropped\n"
+        "1 tables not dropped due to an exception: u\n" + TOOK)
+    assert sh("enable_all 'zz'") == "No tables matched the regex zz\n" + TOOK
+    assert sh("list") == 'TABLE\nu\n1 row(s)\n' + TOOK + '=> ["u"]\n'
+    # in a script, the answer is echoed as typed
+    assert sh("disable_all 'u'\ny", echo=True) == (
+        "hbase:010:0> disable_all 'u'\nu\n\nDisable the above 1 tables (y/n)?\ny\n"
+        "1 tables successfully disabled\n" + TOOK)
