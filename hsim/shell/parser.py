@@ -478,12 +478,21 @@ def needs_more(text: str) -> bool:
 
 
 def open_state(text: str) -> tuple[int, str | None]:
-    """How `text` is left open, for the continuation prompt: (bracket depth, quote or None)."""
+    """How `text` is left open, for the continuation prompt: (depth of brackets and
+    `do ... end` blocks, quote or None)."""
     depth = 0
     quote = None
     i, n = 0, len(text)
     while i < n:
         ch = text[i]
+        if not quote and (ch.isalpha() or ch == "_"):
+            j = i
+            while j < n and (text[j].isalnum() or text[j] in "_?!"):
+                j += 1
+            word = text[i:j]
+            depth += (word == "do") - (word == "end" and depth > 0)
+            i = j
+            continue
         if quote:
             if ch == "\\":
                 i += 2

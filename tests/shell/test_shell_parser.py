@@ -94,6 +94,9 @@ def test_open_state_for_the_continuation_prompt():
     assert open_state("x [[1,") == (2, None)
     assert open_state("get 't', 'ab") == (0, "'")
     assert open_state("get 't', \"a{") == (0, '"')
+    assert open_state("list.each do |t|\n  puts 'end'\n") == (1, None)
+    assert open_state("list.each do |t|\n  puts t\nend") == (0, None)
+    assert open_state("done = 1") == (0, None)
 
 
 def test_syntax_errors():
