@@ -26,6 +26,13 @@ from hsim.suggest import close_matches
 DEFAULT_CLOCK_START = DEFAULT_START_MS  # 2026-01-01T00:00Z
 
 
+def java_class(name: str) -> str:
+    """How JRuby names a Java class: org.apache.hadoop.hbase.TableNotFoundException is
+    Java::OrgApacheHadoopHbase::TableNotFoundException."""
+    package, _, cls = name.rpartition(".")
+    return "Java::" + "".join(p[:1].upper() + p[1:] for p in package.split(".")) + "::" + cls
+
+
 def usage_hint(name: str) -> str:
     """What HBase 2's shell prints after a command's ERROR line, instead of its whole help."""
     return f"For usage try 'help \"{name}\"'"
@@ -188,6 +195,10 @@ class Shell:
         except RecursionError:
             self.failures += 1
             self.out.write("SystemStackError (stack level too deep)\n")
+            return
+        except HsimError as e:  # a Java exception outside a command, as JRuby names it
+            self.failures += 1
+            self.out.write(f"{java_class(e.hbase_exception)} ({e.message})\n")
             return
         except Exception as e:  # never a Python traceback (but with --debug)
             self.failures += 1

@@ -35,6 +35,9 @@ class TableRef:
         if method in self.COMMANDS:
             return sh.run_command(COMMANDS[method], [self.name, *args])
         if method == "help":
+            if len(args) > 1:
+                raise RubyError("ArgumentError",
+                                f"wrong number of arguments (given {len(args)}, expected 0..1)")
             return sh.table_help(*args)
         plain = {"name": lambda: self.name, "to_s": lambda: str(self),
                  "inspect": lambda: str(self), "close": lambda: None,

@@ -35,6 +35,10 @@ def test_table_reference_errors_are_the_commands_errors(sh):
     assert sh("t.help 'nope'") == \
         "Command 'nope' does not exist. Please see general table help.\n"
     assert sh("t.help").startswith("Help for table-reference commands.\n")
+    assert sh("t.help 'a', 'b'") == \
+        "ArgumentError (wrong number of arguments (given 2, expected 0..1))\n"
+    assert sh("get_table('nope').get_all_columns") == TOOK + \
+        "Java::OrgApacheHadoopHbase::TableNotFoundException (nope)\n"
     assert sh("count 't'") == "0 row(s)\n" + TOOK + "=> 0\n"  # nothing changed
 
 
