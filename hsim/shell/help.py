@@ -31,7 +31,9 @@ def print_help(sh, topic=None, *_ignored) -> None:
         w("SYNTAX:\nNames (tables, rows, columns) are quoted strings; commas separate a command's\n"
           "arguments. Options are Ruby hashes, {KEY => value, ...}, whose keys are constants\n"
           "such as NAME or VERSIONS (no quotes needed); a hash that ends the arguments may\n"
-          "leave out its braces. Raw bytes go in double quotes with escapes: \"row\\x00\\x14\".\n")
+          "leave out its braces. Raw bytes go in double quotes with escapes: \"row\\x00\\x14\".\n"
+          "Ruby's local variables, blocks and table references work as in HBase's shell:\n"
+          "  t = get_table 't1'; t.put 'r1', 'f1:q', 'v'; t.scan; 'help \"table_help\"'.\n")
         return
     name = to_text(str(topic))
     if name in GROUPS:
