@@ -64,8 +64,8 @@ Lists the namespaces; an optional regular expression filters them.
 """)
 def list_namespace(sh, regex=".*"):
     pattern = re.compile(to_text(_namespace(regex)))
-    return sh.fmt.column("NAMESPACE", [n for n in sh.admin.list_namespaces()
-                                       if pattern.fullmatch(n)])
+    sh.fmt.column("NAMESPACE", [n for n in sh.admin.list_namespaces() if pattern.fullmatch(n)])
+    # HBase's list_namespace returns its footer's nil: nothing is echoed (unlike `list`)
 
 
 @command("list_namespace_tables", "namespace", """
