@@ -38,8 +38,9 @@ def _switch(sh, name: str, value=None) -> bool:
     return state
 
 
-def _row(sh, text: str) -> None:
-    sh.fmt.row([text])
+def _row(sh, text: str) -> int:
+    """One row; returns the formatter's row count, as Shell::Formatter#row does."""
+    return sh.fmt.row([text])
 
 
 # --- the balancer ------------------------------------------------------------------------------
@@ -364,6 +365,6 @@ def clear_block_cache(sh, table):
                 for sf in store.files:
                     evicted += cache.evict_file(sf.reader.name)
     size = sum(c.capacity for c in caches.values())
-    # CacheEvictionStats#toString
-    _row(sh, f"CacheEvictionStats{{evictedBlocks={evicted}, maxCacheSize={size}, "
-             "failedRegionsSize=0, failedRegions=}")
+    # CacheEvictionStats#toString; the command returns formatter.row's value
+    return _row(sh, f"CacheEvictionStats{{evictedBlocks={evicted}, maxCacheSize={size}, "
+                    "failedRegionsSize=0, failedRegions=}")
