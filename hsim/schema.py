@@ -193,6 +193,9 @@ class TableDescriptor:
     key_prefix_length: int | None = None  # KeyPrefixRegionSplitPolicy.prefix_length
     key_prefix_delimiter: bytes | None = None  # DelimitedKeyPrefixRegionSplitPolicy.delimiter
     durability: int = 0  # DURABILITY (hsim.Durability; USE_DEFAULT = SYNC_WAL)
+    # TableDescriptor's other values (OWNER, PRIORITY, METADATA and CONFIGURATION entries,
+    # ...): str -> str, kept and shown as HBase keeps them; nothing hsim models reads them
+    values: dict = field(default_factory=dict)
 
     def __post_init__(self):
         validate_table_name(self.name)

@@ -97,8 +97,10 @@ class Admin:
                      split_enabled: bool = True,
                      key_prefix_length: int | None = None,
                      key_prefix_delimiter: bytes | str | None = None,
-                     durability: Durability | str | None = None) -> None:
+                     durability: Durability | str | None = None,
+                     values: dict | None = None) -> None:
         """families: a list of names, or a dict name -> ColumnFamily | option dict | None.
+        `values`: the descriptor's other attributes (OWNER, METADATA entries, ...), str -> str.
         Pre-split with `split_keys`, `presplit=` an algorithm (HexStringSplit(n), ...), or
         `start_key=, end_key=, num_regions=` as Admin.createTable(desc, start, end, n)."""
         name = v.table_name(name)
@@ -115,7 +117,7 @@ class Admin:
             max_filesize=max_filesize, memstore_flush_size=memstore_flush_size,
             split_policy=split_policy, split_enabled=split_enabled,
             key_prefix_length=key_prefix_length, key_prefix_delimiter=key_prefix_delimiter,
-            durability=durability))
+            durability=durability, values={} if values is None else values))
         desc = TableDescriptor(name=name, families=dict(pairs), **attrs)
         keys = self._split_keys(split_keys, presplit, start_key, end_key, num_regions)
         with self.cluster.lock:
@@ -265,7 +267,7 @@ class Admin:
 
     def alter_table(self, name: str | bytes, **attributes: Any) -> None:
         """Table attributes: max_filesize, memstore_flush_size, split_policy, split_enabled,
-        durability."""
+        durability, key_prefix_length, key_prefix_delimiter, values (replaces the values map)."""
         meta.refuse(_name(name))
         checked = v.table_attributes(attributes)  # all checked before any is set
         with self.cluster.lock:

@@ -191,7 +191,7 @@ def unique_families(names: list) -> None:
 
 # --- table attributes (TableDescriptorChecker) --------------------------------------------------
 TABLE_ATTRIBUTES = ("durability", "max_filesize", "memstore_flush_size", "split_policy",
-                    "split_enabled", "key_prefix_length", "key_prefix_delimiter")
+                    "split_enabled", "key_prefix_length", "key_prefix_delimiter", "values")
 
 
 def table_attributes(attrs: dict) -> dict:
@@ -222,6 +222,11 @@ def table_attributes(attrs: dict) -> dict:
             out[k] = v
         elif k == "split_enabled":
             out[k] = boolean(v, k)
+        elif k == "values":
+            if not isinstance(v, dict) or not all(isinstance(x, str) for kv in v.items()
+                                                  for x in kv):
+                raise type_error(k, "a dict of str to str", v)
+            out[k] = dict(v)
         else:
             out[k] = to_bytes(v, k)
     return out

@@ -10,11 +10,15 @@ manual clock, plus views inside the engine (`regions`, `store`, `hfile`, `explai
 """
 
 from hsim.shell import (  # noqa: F401
+    commands_admin,
+    commands_all,
     commands_ddl,
     commands_dml,
     commands_namespace,
+    commands_regions,
     commands_tools,
     commands_ui,
+    commands_unmodelled,
     commands_views,
     commands_wal,
 )

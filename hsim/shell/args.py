@@ -5,35 +5,9 @@ from __future__ import annotations
 
 import re
 
-from hsim.shell.parser import FOREVER, ruby_literal, to_bytes, to_text
+from hsim.shell.parser import FOREVER, to_bytes, to_text
 from hsim.shell.registry import ShellArgumentError
-
-
-def ruby_class(v) -> str:
-    if isinstance(v, bool):
-        return "TrueClass" if v else "FalseClass"
-    if v is None:
-        return "NilClass"
-    if isinstance(v, int):
-        return "Integer"
-    if isinstance(v, float):
-        return "Float"
-    if isinstance(v, str):
-        return "String"
-    if isinstance(v, list):
-        return "Array"
-    if isinstance(v, dict):
-        return "Hash"
-    return type(v).__name__
-
-
-def ruby_to_s(v) -> str:
-    """Ruby's `to_s`: what `row.to_s.to_java_bytes` starts from (nil.to_s is "")."""
-    if v is None:
-        return ""
-    if v is True or v is False:
-        return ruby_literal(v)
-    return v if isinstance(v, str) else str(v)
+from hsim.shell.values import ruby_class, ruby_to_s  # noqa: F401 - the commands' names
 
 
 def data_bytes(v) -> bytes:

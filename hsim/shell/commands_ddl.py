@@ -14,6 +14,7 @@ from hsim.shell.formatter import human_bytes, human_ttl
 from hsim.shell.parser import ruby_inspect, to_bytes, to_text
 from hsim.shell.registry import ShellArgumentError, command
 from hsim.shell.shell import TableRef
+from hsim.shell.table_attributes import TableAttributes, describe_attributes
 
 # Family options the engine models (shell name -> ColumnFamily field).
 _FAMILY_OPTIONS = {
@@ -28,11 +29,6 @@ _FAMILY_IGNORED = {
     "CACHE_BLOOMS_ON_WRITE", "EVICT_BLOCKS_ON_CLOSE", "PREFETCH_BLOCKS_ON_OPEN",
     "COMPRESS_TAGS", "DFS_REPLICATION", "CONFIGURATION", "METADATA", "STORAGE_POLICY",
     "IN_MEMORY_COMPACTION", "NEW_VERSION_BEHAVIOR",
-}
-# Table attributes the regions layer models (shell name -> TableDescriptor field).
-_TABLE_ATTRS = {
-    "MAX_FILESIZE": "max_filesize", "MEMSTORE_FLUSHSIZE": "memstore_flush_size",
-    "SPLIT_POLICY": "split_policy", "SPLIT_ENABLED": "split_enabled", "DURABILITY": "durability",
 }
 _BLOOM_TYPES = ("NONE", "ROW", "ROWCOL")
 _COMPRESSIONS = ("GZ", "NONE", "SNAPPY", "LZ4")
@@ -100,32 +96,6 @@ def family_description(name: bytes, cf: ColumnFamily) -> str:
     return f"{{NAME => '{name.decode('utf-8', 'replace')}', {body}}}"
 
 
-def table_attributes(desc) -> str:
-    """TableDescriptor#toStringTableAttributes: `, {TABLE_ATTRIBUTES => {...}}` or nothing."""
-    attrs = []
-    if desc.durability:
-        from hsim.durability import Durability
-
-        attrs.append(f"DURABILITY => '{Durability(desc.durability).name}'")
-    if desc.max_filesize is not None:
-        attrs.append(f"MAX_FILESIZE => '{human_bytes(desc.max_filesize)}'")
-    if desc.memstore_flush_size is not None:
-        attrs.append(f"MEMSTORE_FLUSHSIZE => '{human_bytes(desc.memstore_flush_size)}'")
-    if desc.split_policy is not None:
-        attrs.append(f"SPLIT_POLICY => '{desc.split_policy}'")
-    if desc.split_enabled is False:
-        attrs.append("SPLIT_ENABLED => 'false'")
-    return f", {{TABLE_ATTRIBUTES => {{{', '.join(attrs)}}}}}" if attrs else ""
-
-
-def _table_attr_value(field: str, v):
-    if field in ("max_filesize", "memstore_flush_size"):
-        return java_int(v)
-    if field == "split_enabled":
-        return java_bool(v)
-    return to_text(str(v))
-
-
 def _split_algorithm(name: str):
     """RegionSplitter.newSplitAlgoInstance: the simple names of the built-in algorithms, or
     their class names."""
@@ -167,7 +137,7 @@ def create(sh, table, *args):
     name = to_text(table)
     families: dict[bytes, ColumnFamily] = {}
     split_keys = None
-    attrs: dict = {}
+    attrs = TableAttributes()
     flat = []
     for a in args:
         flat.extend(_flatten(a))
@@ -215,15 +185,12 @@ def create(sh, table, *args):
             if not isinstance(n, int) or n <= 1:
                 raise ShellArgumentError("Number of regions must be greater than 1")
             split_keys = _split_algorithm(to_text(arg.pop("SPLITALGO"))).split(n)
-        for k in list(arg):
-            field = _TABLE_ATTRS.get(_key(k))
-            if field is not None:
-                attrs[field] = _table_attr_value(field, arg.pop(k))
+        attrs.take(arg, sh.fmt)
         for k in arg:
             sh.fmt.line(f"An argument ignored (unknown or overridden): {_key(k)}")
     if not families:
         raise ShellArgumentError("Table must have at least one column family")
-    sh.admin.create_table(name, families, split_keys=split_keys, **attrs)
+    sh.admin.create_table(name, families, split_keys=split_keys, **attrs.kwargs())
     sh.fmt.line(f"Created table {name}")
     return TableRef(name)
 
@@ -250,6 +217,11 @@ them (METHOD => 'delete'), and sets or unsets table attributes.
   hbase> alter 't1', {SPLIT_ENABLED => false}
 """)
 def alter(sh, table, *args):
+    alter_table(sh, table, args, wait=True)
+
+
+def alter_table(sh, table, args, wait: bool) -> None:
+    """Admin#alter: `wait` prints the progress lines alter prints (alter_async does not)."""
     if not isinstance(table, str):
         raise ShellArgumentError("Table name must be of type String")
     name = to_text(table)
@@ -259,7 +231,7 @@ def alter(sh, table, *args):
         raise ShellArgumentError("There should be at least one argument but the table name")
     desc = sh.admin.describe(name)
     families = dict(desc.families)
-    attrs = {f: getattr(desc, f) for f in _TABLE_ATTRS.values()}
+    attrs = TableAttributes(desc)
     updated = False
     for arg in args:
         if isinstance(arg, str):
@@ -284,38 +256,32 @@ def alter(sh, table, *args):
                 if not target:
                     raise ShellArgumentError("NAME parameter missing for table_att_unset method")
                 for key in target if isinstance(target, list) else [target]:
-                    field = _TABLE_ATTRS.get(_key(key))
-                    default = True if field == "split_enabled" else None
-                    if field is None or attrs[field] == default:
-                        raise ShellArgumentError(f"Could not find attribute: {_key(key)}")
-                    attrs[field] = default
+                    attrs.unset(key)
             elif method == "table_conf_unset":
                 if not target:
                     raise ShellArgumentError("NAME parameter missing for table_conf_unset method")
-                raise ShellArgumentError(f"Could not find configuration: {_key(target)}")
+                for key in target if isinstance(target, list) else [target]:
+                    attrs.unset_configuration(key)
             else:
                 raise ShellArgumentError(f"Unknown method: {method}")
             updated = True
             for k in arg:
                 sh.fmt.line(f"Unknown argument ignored: {_key(k)}")
             continue
-        for k in list(arg):
-            field = _TABLE_ATTRS.get(_key(k))
-            if field is not None:
-                attrs[field] = _table_attr_value(field, arg.pop(k))
+        attrs.take(arg, sh.fmt)
         updated = True
         for k in arg:
             sh.fmt.line(f"Unknown argument ignored: {_key(k)}")
     if not updated:
-        return None
+        return
     if not families:
         raise DoNotRetryError("Table should have at least one column family.")
-    _apply_alter(sh.admin, name, desc, families, attrs)
-    n = len(sh.admin.regions(name))
-    sh.fmt.line("Updating all regions with the new schema...")
-    sh.fmt.line(f"{n}/{n} regions updated.")
-    sh.fmt.line("Done.")
-    return None
+    _apply_alter(sh.admin, name, desc, families, attrs.kwargs())
+    if wait:
+        n = len(sh.admin.regions(name))
+        sh.fmt.line("Updating all regions with the new schema...")
+        sh.fmt.line(f"{n}/{n} regions updated.")
+        sh.fmt.line("Done.")
 
 
 def _apply_alter(admin, name: str, desc, families: dict, attrs: dict) -> None:
@@ -345,7 +311,7 @@ def describe(sh, table):
     desc = sh.admin.describe(name)
     f = sh.fmt
     f.header([f"Table {name} is " + ("ENABLED" if sh.admin.is_table_enabled(name) else "DISABLED")])
-    f.row([name + table_attributes(desc)], True)
+    f.row([name + describe_attributes(desc)], True)
     f.header(["COLUMN FAMILIES DESCRIPTION"])
     for fam, cf in desc.families.items():
         f.row([family_description(fam, cf)], True)
@@ -368,15 +334,23 @@ Lists the tables; an optional regular expression filters them.
 """)
 def list_tables(sh, regex=".*"):
     pattern = re.compile(to_text(str(regex)))
-    sh.fmt.header(["TABLE"])
-    names = [t for t in sh.admin.list_tables() if pattern.fullmatch(t)]
-    for t in names:
-        sh.fmt.row([t])
-    sh.fmt.footer(len(names))
-    return names
+    return sh.fmt.column("TABLE", [t for t in sh.admin.list_tables() if pattern.fullmatch(t)])
 
 
-@command("get_splits", "ddl", """
+@command("get_table", "ddl", """
+Gets a reference to a table, on which the table commands can be called without its name.
+
+  hbase> t1 = get_table 't1'
+  hbase> t1.scan
+  hbase> t1.put 'r1', 'f1:c1', 'v'
+""")
+def get_table(sh, table, *args):
+    if not isinstance(table, str):
+        raise ShellArgumentError(f"no implicit conversion of {ruby_class(table)} into String")
+    return TableRef(to_text(table))
+
+
+@command("get_splits", "dml", """
 Prints a table's split keys (the start keys of all its regions but the first).
 
   hbase> get_splits 't1'
@@ -475,7 +449,7 @@ def _truncate(sh, table, preserve: bool) -> None:
         sh.admin.enable_table(name)
 
 
-@command("truncate", "ddl", """
+@command("truncate", "dml", """
 Disables, drops and recreates the named table, without its region boundaries.
 
   hbase> truncate 't1'
@@ -484,7 +458,7 @@ def truncate(sh, table):
     _truncate(sh, table, preserve=False)
 
 
-@command("truncate_preserve", "ddl", """
+@command("truncate_preserve", "dml", """
 Disables, drops and recreates the named table, keeping its region boundaries.
 
   hbase> truncate_preserve 't1'

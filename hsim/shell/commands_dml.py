@@ -373,6 +373,8 @@ A hash with ROWPREFIXFILTER deletes every row with that prefix.
 def deleteall(sh, table, row, column=None, timestamp=None, args=None):
     if isinstance(row, dict):
         prefix = row.get("ROWPREFIXFILTER")
+        if prefix is None:  # Table#_deleterows_internal: prefix.to_java_bytes
+            raise ShellArgumentError("undefined method `to_java_bytes' for nil:NilClass")
         rows = [cells[0].row for cells in sh.table(table).scan(row_prefix=data_bytes(prefix))]
         for r in rows:
             _delete(sh, table, r, column, timestamp, all_versions=True)

@@ -26,14 +26,22 @@ def target(sh, name) -> str:
 
 
 @command("flush", "tools", """
-Flushes the memstores of every region of a table, or of one region (by region name or encoded
-region name), into new store files. A family name may follow (hsim flushes the whole region).
+Flushes the memstores of every region of a table, of one region (by region name or encoded
+region name) or of every region on a region server, into new store files. A family name may
+follow (hsim flushes the whole region).
 
   hbase> flush 'TABLENAME'
   hbase> flush 'REGIONNAME'
   hbase> flush 'ENCODED_REGIONNAME'
+  hbase> flush 'REGION_SERVER_NAME'
 """)
 def flush(sh, table_or_region, family=None):
+    name = name_text(table_or_region)
+    server = next((s for s in sh.cluster.master.servers if s.name == name), None)
+    if server is not None:  # Admin.flushRegionServer
+        for region in list(server.regions.values()):
+            sh.admin.flush(region.name)
+        return
     sh.admin.flush(target(sh, table_or_region))
 
 
@@ -84,7 +92,7 @@ def split(sh, table_or_region, split_point=None):
 
 @command("balancer", "tools", """
 Runs the balancer, which evens out the number of regions per region server. Prints true when
-it ran.
+it ran, false when the balancer is switched off (balance_switch).
 
   hbase> balancer
   hbase> balancer "force"
@@ -92,8 +100,13 @@ it ran.
 def balancer(sh, force=None):
     if force is not None and force != "force":
         raise ShellArgumentError(f"Invalid argument {to_text(str(force))}.")
-    sh.admin.balance()
-    return sh.fmt.row(["true"])  # HBase returns formatter.row's value, so IRB echoes `=> 1`
+    from hsim.shell.commands_admin import _switch
+
+    ran = _switch(sh, "balancer")
+    if ran:
+        sh.admin.balance()
+    sh.fmt.row([str(ran).lower()])
+    return ran
 
 
 @command("status", "general", """
@@ -165,6 +178,15 @@ def _region_load(r) -> str:
             f"memstoreSizeMB={_mb(r.memstore_heap)}, readRequestsCount={r.read_requests}, "
             f"filteredReadRequestsCount={r.filtered_read_requests}, "
             f"writeRequestsCount={r.write_requests}")
+
+
+@command("table_help", "general", """
+Help for table references: what `t = get_table 't'` gives and the commands it takes.
+
+  hbase> table_help
+""")
+def table_help(sh):
+    sh.table_help()
 
 
 @command("version", "general", """

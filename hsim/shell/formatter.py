@@ -75,6 +75,14 @@ class Formatter:
         n = self.row_count if row_count is None else row_count
         self.out.write(f"{n} row(s)\n")
 
+    def column(self, header: str, values: list) -> list:
+        """A one-column listing (`TABLE`, `NAMESPACE`): header, a row each, `N row(s)`."""
+        self.header([header])
+        for v in values:
+            self.row([v])
+        self.footer(len(values))
+        return values
+
     def line(self, s: str = "") -> None:
         """Ruby's `puts`."""
         self.out.write(s + "\n")

@@ -149,7 +149,9 @@ def _setup_readline() -> str | None:
     except OSError:
         pass
     readline.set_history_length(HISTORY_LENGTH)
-    names = sorted(set(COMMANDS) | {"help", "exit"})
+    from hsim.shell.ruby import FUNCTIONS
+
+    names = sorted(set(COMMANDS) | set(FUNCTIONS) | {"help", "exit"})
 
     def complete(text, state):
         options = [n for n in names if n.startswith(text)]

@@ -3,157 +3,44 @@
     create 't1', {NAME => 'f1', VERSIONS => 5}, SPLITS => ['10', '20']
     get 't1', "row\\x00\\x01", COLUMN => 'f1:q', TIMERANGE => [0, 1000 * 60]
 
-A statement is a command name followed by arguments, with or without parentheses. Arguments
-are Ruby literals: 'single' and "double" quoted strings (with Ruby's escapes), integers (`1_000`,
+A statement is a command name followed by arguments, with or without parentheses, an
+assignment to a local variable, or an expression (hsim.shell.nodes). Arguments are Ruby
+literals: 'single' and "double" quoted strings (with Ruby's escapes), integers (`1_000`,
 `0x1F`), floats, `true` / `false` / `nil`, arrays, `{KEY => value}` hashes, a trailing hash
 without braces, and constants (`VERSIONS` is the string 'VERSIONS', as in HBase's
 HBaseConstants; `FOREVER` is HConstants.FOREVER). Numbers combine with + - * / and parentheses.
 
-Strings are Ruby byte strings. A `\\xHH` escape is one byte, so strings are returned as `str`
-with bytes 0x80..0xFF held as lone surrogates (Python's 'surrogateescape'); `to_bytes` gives the
-exact bytes and plain text stays plain text.
+The tokens and strings come from hsim.shell.lexer.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
+from hsim.shell.lexer import (Incomplete, ShellSyntaxError, _tokens, to_bytes,  # noqa: F401
+                              to_text, tokenize)
+from hsim.shell.nodes import (ArrayNode, Assign, BinOp, Block, HashNode, Index, Interpolation,
+                              Literal, Node, Statement, Var, has_nodes)
+from hsim.shell.values import (RubyError, arith, ruby_inspect, ruby_literal,  # noqa: F401
+                               ruby_to_s)
 
 FOREVER = 2**31 - 1  # HConstants.FOREVER
-
-
-class ShellSyntaxError(Exception):
-    """What IRB reports as a SyntaxError: the statement did not parse."""
-
-
-class Incomplete(ShellSyntaxError):
-    """The statement is not finished (open bracket or string, trailing comma): read more."""
-
-
-@dataclass
-class Statement:
-    command: str
-    args: list
-
-
-def to_bytes(s) -> bytes:
-    """A parsed Ruby string as the bytes `String#to_java_bytes` gives."""
-    if isinstance(s, bytes):
-        return s
-    return str(s).encode("utf-8", "surrogateescape")
-
-
-def to_text(s) -> str:
-    """A parsed string as readable text (escaped bytes shown as U+FFFD)."""
-    if isinstance(s, str):
-        return s.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-    return str(s)
-
-
-_TOKEN = re.compile(
-    r"""
-    (?P<ws>[ \t\r]+|\\\n)
-  | (?P<comment>\#[^\n]*)
-  | (?P<newline>\n|;)
-  | (?P<number>0[xX][0-9a-fA-F_]+|\d[\d_]*(?:\.\d+)?(?:[eE][+-]?\d+)?)
-  | (?P<name>[A-Za-z_][A-Za-z0-9_]*[?!]?)
-  | (?P<arrow>=>)
-  | (?P<symkey>:[A-Za-z_][A-Za-z0-9_]*)
-  | (?P<op>[\[\]{}(),+\-*/:=.])
-  | (?P<squote>')
-  | (?P<dquote>")
-    """,
-    re.VERBOSE,
-)
-
-_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "s": " ", "e": "\x1b",
-                   "a": "\a", "b": "\b", "f": "\f", "v": "\v"}
-
-
-def _byte_char(n: int) -> str:
-    """One byte as the str char that `to_bytes` turns back into that byte."""
-    return chr(n) if n < 0x80 else chr(0xDC00 + n)
-
-
-def _read_string(text: str, i: int, quote: str) -> tuple[str, int]:
-    """Read a quoted string starting after the opening quote; returns (value, index after)."""
-    out = []
-    n = len(text)
-    while i < n:
-        ch = text[i]
-        if ch == quote:
-            return "".join(out), i + 1
-        if ch == "\\" and i + 1 < n:
-            nxt = text[i + 1]
-            if quote == "'":
-                # Single quotes: only \\ and \' are escapes.
-                out.append(nxt if nxt in "\\'" else "\\" + nxt)
-                i += 2
-                continue
-            if nxt == "x":
-                m = re.match(r"[0-9a-fA-F]{1,2}", text[i + 2:])
-                if not m:
-                    raise ShellSyntaxError("invalid hex escape")
-                out.append(_byte_char(int(m.group(), 16)))
-                i += 2 + len(m.group())
-                continue
-            if nxt == "u":
-                m = re.match(r"\{([0-9a-fA-F ]+)\}|([0-9a-fA-F]{4})", text[i + 2:])
-                if not m:
-                    raise ShellSyntaxError("invalid Unicode escape")
-                for code in (int(c, 16) for c in (m.group(1) or m.group(2)).split()):
-                    if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:  # Ruby's lexer refuses
-                        big = " (too large)" if code > 0x10FFFF else ""
-                        raise ShellSyntaxError(f"invalid Unicode codepoint{big}")
-                    out.append(chr(code))
-                i += 2 + len(m.group())
-                continue
-            m = re.match(r"[0-7]{1,3}", text[i + 1:])
-            if m and not (nxt == "0" and len(m.group()) == 1):
-                out.append(_byte_char(int(m.group(), 8) & 0xFF))
-                i += 1 + len(m.group())
-                continue
-            out.append(_SIMPLE_ESCAPES.get(nxt, nxt))
-            i += 2
-            continue
-        if quote == '"' and ch == "#" and text[i + 1:i + 2] == "{":
-            raise ShellSyntaxError("string interpolation #{...} is not supported")
-        out.append(ch)
-        i += 1
-    raise Incomplete("unterminated string meets end of file")
-
-
-def tokenize(text: str) -> list[tuple[str, object]]:
-    toks = []
-    i, n = 0, len(text)
-    while i < n:
-        m = _TOKEN.match(text, i)
-        if not m:
-            raise ShellSyntaxError(f"unexpected character {text[i]!r}")
-        kind = m.lastgroup
-        i = m.end()
-        if kind in ("ws", "comment"):
-            continue
-        if kind in ("squote", "dquote"):
-            value, i = _read_string(text, i, "'" if kind == "squote" else '"')
-            toks.append(("string", value))
-        elif kind == "number":
-            raw = m.group().replace("_", "")
-            if raw[:2] in ("0x", "0X"):
-                toks.append(("number", int(raw, 16)))
-            elif any(c in raw for c in ".eE"):
-                toks.append(("number", float(raw)))
-            else:
-                toks.append(("number", int(raw)))
-        else:
-            toks.append((kind, m.group()))
-    return toks
+# Ruby keywords: never a call's first argument
+KEYWORDS = frozenset(("do", "end", "then", "and", "or", "not", "if", "unless", "while", "until",
+                      "rescue", "ensure", "begin", "def", "class", "module", "yield", "return"))
 
 
 class _Parser:
-    def __init__(self, toks):
+    """Statements: `name = value`, a command call with or without parentheses, or an
+    expression (a local variable, a method call on a value, a literal). As in Ruby, a name is
+    a local variable once an assignment to it has been read, and a call's arguments may go
+    without parentheses only at the start of a statement."""
+
+    def __init__(self, toks, spaced, local_names):
         self.toks = toks
+        self.spaced = spaced  # spaced[i]: token i follows white space
         self.i = 0
+        self.locals = local_names
+        self.command_ok = False  # may the next call take arguments without parentheses?
+        self.block_depth = 0  # inside how many blocks (where `}` and `end` close a statement)
 
     def peek(self, k: int = 0):
         j = self.i + k
@@ -176,38 +63,129 @@ class _Parser:
         t = self.peek()
         return t[0] == kind and (value is None or t[1] == value)
 
-    # statement := name [ '(' args ')' | args ]
-    def statement(self) -> Statement | None:
+    def _spaced(self, k: int = 0) -> bool:
+        j = self.i + k
+        return j < len(self.spaced) and self.spaced[j]
+
+    def _at_end(self) -> bool:
+        if self.block_depth and (self.at("op", "}") or self.at("name", "end")):
+            return True
+        return self.at("newline") or self.at("eof")
+
+    def statement(self):
         while self.at("newline"):
             self.take()
         if self.at("eof"):
             return None
-        kind, name = self.take()
-        if kind != "name":
-            raise ShellSyntaxError(f"unexpected {_describe((kind, name))}")
-        args: list = []
-        if name == "explain" and self.at("name") and self.peek()[1] in ("get", "scan"):
+        node = self._statement_node()
+        if not self._at_end():
+            raise ShellSyntaxError(f"unexpected {_describe(self.peek())}")
+        return node
+
+    def _statement_node(self):
+        if self.at("name", "explain") and self.peek(1)[0] == "name" and \
+                self.peek(1)[1] in ("get", "scan"):
             # `explain get 't', 'r'`: the explained command's name leads its arguments
+            self.take()
             args = [self.take()[1]]
-            if not (self.at("newline") or self.at("eof")):
+            if not self._at_end():
                 if self.at("op", ","):
                     self.take()
                 args += self.args(closer=None)
-            return Statement(name, args)
-        if self.at("op", "("):
+            return Statement("explain", args)
+        if self.at("name") and _is_local_name(self.peek()[1]) and self.peek(1) == ("op", "="):
+            name = self.take()[1]
+            self.take()
+            while self.at("newline"):
+                self.take()
+            self.locals.add(name)  # Ruby defines the variable as it reads the assignment
+            return Assign(name, self._command_expr())
+        node = self._command_expr()
+        return node if isinstance(node, Node) else Literal(node)
+
+    def _block(self, after_command_args: bool):
+        """A block after a call: `{ |x| ... }` (not after arguments without parentheses: Ruby
+        gives those `do ... end`) or `do |x| ... end`; None if there is none."""
+        if self.at("op", "{") and not after_command_args:
+            close = "}"
+        elif self.at("name", "do"):
+            close = "end"
+        else:
+            return None
+        self.take()
+        params = []
+        self._skip_newlines()
+        if self.at("op", "|"):
+            self.take()
+            while not self.at("op", "|"):
+                kind, val = self.take()
+                if kind == "eof":
+                    raise Incomplete("unexpected end-of-input")
+                if kind == "name" and _is_local_name(val):
+                    params.append(val)
+                elif (kind, val) != ("op", ","):
+                    raise ShellSyntaxError(f"unexpected {_describe((kind, val))}")
+            self.take()
+        added = [x for x in params if x not in self.locals]
+        self.locals.update(added)  # the parameters are local variables inside the block
+        self.block_depth += 1
+        body = []
+        try:
+            while True:
+                self._skip_newlines()
+                if self.at("op", "}") if close == "}" else self.at("name", "end"):
+                    self.take()
+                    return Block(params, body)
+                if self.at("eof"):
+                    raise Incomplete("unexpected end-of-input")
+                body.append(self._statement_node())
+                if not self._at_end():
+                    raise ShellSyntaxError(f"unexpected {_describe(self.peek())}")
+        finally:
+            self.block_depth -= 1
+            self.locals.difference_update(added)
+
+    def _command_expr(self):
+        self.command_ok = True
+        try:
+            return self.expr()
+        finally:
+            self.command_ok = False
+
+    def _command_args_follow(self, on_receiver: bool) -> bool:
+        """Does a call's argument list without parentheses start here (Ruby's command call)?"""
+        if not self.command_ok:
+            return False
+        kind, val = self.peek()
+        if kind in ("string", "istring", "number", "symkey"):
+            return True
+        if kind == "name":
+            return val not in KEYWORDS
+        if kind == "op" and val == "[":
+            return self._spaced()
+        if kind == "op" and val == "-":
+            return self._spaced() and not self._spaced(1)
+        return False  # `f {` starts a block, not a hash
+
+    def _call_args(self, on_receiver: bool) -> list | None:
+        """A call's arguments: `(...)`, a command's argument list, or None for no arguments.
+        (`on_receiver`: a method call on a value.)"""
+        if self.at("op", "(") and not self._spaced():
+            self.command_ok = False
             self.take()
             args = self.args(closer=")")
             self.expect("op", ")")
-        elif not (self.at("newline") or self.at("eof")):
-            args = self.args(closer=None)
-        if not (self.at("newline") or self.at("eof")):
-            raise ShellSyntaxError(f"unexpected {_describe(self.peek())}")
-        return Statement(name, args)
+            return args
+        if self._command_args_follow(on_receiver):
+            self.command_ok = False
+            return self.args(closer=None)
+        return None
 
     def args(self, closer) -> list:
         """Comma-separated arguments; trailing `KEY => value` pairs form one hash."""
+        self.command_ok = False
         args: list = []
-        trailing: dict | None = None
+        trailing: list | None = None
         if closer and self.at("op", closer):
             return args
         while True:
@@ -216,10 +194,9 @@ class _Parser:
             key_pair = self._pair_ahead()
             if key_pair or trailing is not None:
                 if trailing is None:
-                    trailing = {}
+                    trailing = []
                     args.append(trailing)
-                k, v = self.pair()
-                trailing[k] = v
+                trailing.append(self.pair())
             else:
                 args.append(self.expr())
             if self.at("op", ","):
@@ -229,6 +206,8 @@ class _Parser:
                 if self.at("eof"):
                     raise Incomplete("unexpected end-of-input after ','")
                 continue
+            if trailing is not None:
+                args[args.index(trailing)] = _hash(trailing)
             return args
 
     def _pair_ahead(self) -> bool:
@@ -266,32 +245,65 @@ class _Parser:
             self.take()
         return k, self.expr()
 
-    # expr := term (('+'|'-') term)*;  term := unary (('*'|'/') unary)*
+    # expr := sum [cmp sum]; sum := term (('+'|'-') term)*; term := unary (('*'|'/'|'%') unary)*
     def expr(self):
+        v = self.sum()
+        if self.at("cmp"):
+            op = self.take()[1]
+            self.command_ok = False
+            self._skip_newlines()
+            v = fold(v, op, self.sum())
+        return v
+
+    def sum(self):
         return self._left_assoc(self.term, "+", "-")
 
     def term(self):
-        return self._left_assoc(self.unary, "*", "/")
+        return self._left_assoc(self.unary, "*", "/", "%")
 
     def _left_assoc(self, operand, *ops):
         """`operand (op operand)*` for one precedence level, grouped left to right."""
         v = operand()
         while any(self.at("op", op) for op in ops):
             op = self.take()[1]
-            v = _arith(v, op, operand())
+            self.command_ok = False
+            self._skip_newlines()  # Ruby reads on after a binary operator
+            v = fold(v, op, operand())
         return v
 
     def unary(self):
         if self.at("op", "-"):
             self.take()
+            self.command_ok = False
             v = self.unary()
-            if not isinstance(v, (int, float)) or isinstance(v, bool):
-                raise ShellSyntaxError("undefined method `-@'")
-            return -v
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                return -v
+            return BinOp("-@", None, v)
         if self.at("op", "+"):
             self.take()
             return self.unary()
-        return self.atom()
+        return self.postfix()
+
+    def postfix(self):
+        """A primary, then `.method [args]` calls and `[index]`es."""
+        v = self.atom()
+        while True:
+            if self.at("op", ".") and self.peek(1)[0] == "name":
+                self.take()
+                name = self.take()[1]
+                paren = self.at("op", "(") and not self._spaced()
+                args = self._call_args(on_receiver=True)
+                block = self._block(after_command_args=args is not None and not paren)
+                v = Statement(name, args or [], Literal(v) if not isinstance(v, Node) else v,
+                              block=block)
+            elif self.at("op", "[") and not self._spaced():
+                self.take()
+                self.command_ok = False
+                items = self._sequence("]", self.expr)
+                v = Index(Literal(v) if not isinstance(v, Node) else v, items)
+            else:
+                self.command_ok = False
+                return v
 
     def atom(self):
         kind, val = self.take()
@@ -299,6 +311,8 @@ class _Parser:
             raise Incomplete("unexpected end-of-input")
         if kind in ("string", "number"):
             return val
+        if kind == "istring":
+            return self._interpolation(val)
         if kind == "symkey":
             return val[1:]  # a Ruby symbol :name reads as its name
         if kind == "name":
@@ -312,16 +326,49 @@ class _Parser:
                 return FOREVER
             if val[0].isupper():
                 return val  # HBaseConstants: the constant's value is its own name
-            raise NameError(val)
+            if val in KEYWORDS:
+                raise ShellSyntaxError(f"unexpected '{val}' (hsim's shell reads no Ruby "
+                                       "control structures)")
+            if val in self.locals and not (self.at("op", "(") and not self._spaced()):
+                return Var(val)
+            paren = self.at("op", "(") and not self._spaced()
+            args = self._call_args(on_receiver=False)
+            block = self._block(after_command_args=args is not None and not paren)
+            return Statement(val, args or [], vcall=args is None and block is None, block=block)
+        chain, self.command_ok = self.command_ok, False
         if kind == "op" and val == "(":
             v = self.expr()
             self.expect("op", ")")
-            return v
-        if kind == "op" and val == "[":
-            return self._sequence("]", self.expr)
-        if kind == "op" and val == "{":
-            return dict(self._sequence("}", self.pair))
-        raise ShellSyntaxError(f"unexpected {_describe((kind, val))}")
+        elif kind == "op" and val == "[":
+            items = self._sequence("]", self.expr)
+            v = ArrayNode(items) if has_nodes(items) else items
+        elif kind == "op" and val == "{":
+            v = _hash(self._sequence("}", self.pair))
+        else:
+            raise ShellSyntaxError(f"unexpected {_describe((kind, val))}")
+        self.command_ok = chain  # `[1].first 1`: a method call on it may take arguments
+        return v
+
+    def _interpolation(self, parts: list):
+        """`"row#{i}"`: each `#{...}` parsed as an expression with the same local variables."""
+        out = []
+        for part in parts:
+            if isinstance(part, tuple) and not part[1].strip():
+                out.append("")  # "#{}" is nil.to_s
+            elif isinstance(part, tuple):
+                toks, spaced = _tokens(part[1])
+                sub = _Parser(toks, spaced, self.locals)
+                sub._skip_newlines()
+                node = sub._statement_node()
+                sub._skip_newlines()
+                if not sub.at("eof"):
+                    raise ShellSyntaxError(f"unexpected {_describe(sub.peek())}")
+                out.append(node.value if isinstance(node, Literal) else node)
+            else:
+                out.append(part)
+        if has_nodes(out):
+            return Interpolation(out)
+        return "".join(ruby_to_s(p) for p in out)
 
     def _sequence(self, close: str, item) -> list:
         """The comma-separated items of an array or hash literal, up to and including `close`
@@ -346,24 +393,27 @@ class _Parser:
             self.take()
 
 
-def _arith(a, op, b):
-    if isinstance(a, str) and isinstance(b, str) and op == "+":
-        return a + b
-    if isinstance(a, str) and isinstance(b, int) and op == "*":
-        return a * b
-    if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (a, b)):
-        raise ShellSyntaxError(f"undefined method `{op}' for {a!r}")
-    if op == "+":
-        return a + b
-    if op == "-":
-        return a - b
-    if op == "*":
-        return a * b
-    if isinstance(a, int) and isinstance(b, int):
-        if b == 0:
-            raise ShellSyntaxError("divided by 0")
-        return a // b  # Ruby integer division floors
-    return a / b
+def _is_local_name(name: str) -> bool:
+    return (name[0].islower() or name[0] == "_") and name[-1] not in "?!" and \
+        name not in ("true", "false", "nil")
+
+
+def _hash(pairs: list):
+    """A hash literal: a dict, or a HashNode when a key or value is known only at run time."""
+    if any(isinstance(x, Node) for pair in pairs for x in pair):
+        return HashNode(pairs)
+    return dict(pairs)
+
+
+def fold(a, op, b):
+    """`a op b` on literals, as Ruby computes it; a node (or what Ruby would refuse: its error
+    is a run-time error) stays a BinOp for the shell to evaluate."""
+    if isinstance(a, Node) or isinstance(b, Node):
+        return BinOp(op, a, b)
+    try:
+        return arith(a, op, b)
+    except RubyError:
+        return BinOp(op, a, b)
 
 
 def _describe(tok) -> str:
@@ -372,19 +422,22 @@ def _describe(tok) -> str:
         return "end-of-input"
     if kind == "newline":
         return "'\\n'"
-    if kind == "string":
+    if kind in ("string", "istring"):
         return "string literal"
     if kind == "number":
         return "integer literal" if isinstance(val, int) else "float literal"
-    if kind == "arrow":
-        return "=>"
+    if kind in ("arrow", "cmp"):
+        return f"'{val}'" if kind == "cmp" else "=>"
     return f"'{val}'"
 
 
-def parse_statements(text: str) -> list[Statement]:
-    """Every statement of a script (lines, or `;`-separated). Raises Incomplete when the text
-    ends inside a statement, ShellSyntaxError when it cannot parse."""
-    p = _Parser(_check_nesting(tokenize(text)))
+def parse_statements(text: str, local_names: set | None = None) -> list:
+    """Every statement of a script (lines, or `;`-separated): Statement, Assign or another
+    node. `local_names` are the session's local variables; assignments read add to them.
+    Raises Incomplete when the text ends inside a statement, ShellSyntaxError when it cannot
+    parse."""
+    toks, spaced = _tokens(text)
+    p = _Parser(_check_nesting(toks), spaced, set() if local_names is None else local_names)
     out = []
     while True:
         st = p.statement()
@@ -405,7 +458,7 @@ def _check_nesting(toks) -> list:
     return toks
 
 
-def parse(text: str) -> Statement | None:
+def parse(text: str):
     """One statement (None for a blank or comment-only line)."""
     sts = parse_statements(text)
     if len(sts) > 1:
@@ -419,57 +472,27 @@ def needs_more(text: str) -> bool:
         parse_statements(text)
     except Incomplete:
         return True
-    except (ShellSyntaxError, NameError):
+    except ShellSyntaxError:
         return False
     return False
 
 
-def ruby_literal(v: bool | None) -> str:
-    """How Ruby writes true, false and nil."""
-    return "nil" if v is None else ("true" if v else "false")
-
-
-def ruby_inspect(v) -> str:
-    """Ruby's `inspect`, which IRB uses to echo a command's return value (`=> ...`)."""
-    if v is True or v is False or v is None:
-        return ruby_literal(v)
-    if isinstance(v, str):
-        return '"' + _inspect_chars(v) + '"'
-    if isinstance(v, bytes):
-        return '"' + _inspect_chars(v.decode("utf-8", "surrogateescape")) + '"'
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(ruby_inspect(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{" + ", ".join(f"{ruby_inspect(k)}=>{ruby_inspect(x)}" for k, x in v.items()) + "}"
-    return str(v)
-
-
-_INSPECT_ESC = {"\n": "\\n", "\t": "\\t", "\r": "\\r", "\x1b": "\\e", "\0": "\\u0000",
-                '"': '\\"', "\\": "\\\\", "#": "#"}
-
-
-def _inspect_chars(s: str) -> str:
-    out = []
-    for ch in s:
-        o = ord(ch)
-        if ch in _INSPECT_ESC:
-            out.append(_INSPECT_ESC[ch])
-        elif 0xDC80 <= o <= 0xDCFF:
-            out.append(f"\\x{o - 0xDC00:02X}")
-        elif o < 0x20 or o == 0x7F:
-            out.append(f"\\x{o:02X}")
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
 def open_state(text: str) -> tuple[int, str | None]:
-    """How `text` is left open, for the continuation prompt: (bracket depth, quote or None)."""
+    """How `text` is left open, for the continuation prompt: (depth of brackets and
+    `do ... end` blocks, quote or None)."""
     depth = 0
     quote = None
     i, n = 0, len(text)
     while i < n:
         ch = text[i]
+        if not quote and (ch.isalpha() or ch == "_"):
+            j = i
+            while j < n and (text[j].isalnum() or text[j] in "_?!"):
+                j += 1
+            word = text[i:j]
+            depth += (word == "do") - (word == "end" and depth > 0)
+            i = j
+            continue
         if quote:
             if ch == "\\":
                 i += 2

@@ -67,7 +67,7 @@ def test_misspelt_shell_command():
     sh.feed("scna 't'")
     sh.feed("zzzzzz")
     assert out.getvalue() == (
-        "NameError (undefined local variable or method `scna' for main:Object\n"
+        "NoMethodError (undefined method `scna' for main:Object\n"  # a call with arguments
         "Did you mean?  scan)\n"
         "NameError (undefined local variable or method `zzzzzz' for main:Object)\n")
 

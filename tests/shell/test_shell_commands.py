@@ -4,6 +4,7 @@ the session's timer never moves), including HBase's error messages."""
 import re
 
 from hsim.shell.registry import COMMANDS
+from hsim.shell.shell import usage_hint
 
 from .conftest import TOOK
 
@@ -16,8 +17,9 @@ def T(ms: int) -> str:
 
 
 def error(cmd: str, message: str, before: str = "") -> str:
-    """What command_safe prints when a command fails."""
-    return f"{before}\nERROR: {message}\n\n{COMMANDS[cmd].help}\n\n{TOOK}"
+    """What command_safe prints when a command fails (HBase 2: where to find the usage, not
+    the whole help)."""
+    return f"{before}\nERROR: {message}\n\n{usage_hint(cmd)}\n\n{TOOK}"
 
 
 def test_create_list_exists(sh):
@@ -54,10 +56,10 @@ def test_create_errors(sh):
 
 
 def test_create_warnings_for_ignored_arguments(sh):
-    assert sh("create 't', 'f', 'f', {NAME => 'g', FOO => 1}, {OWNER => 'me'}") == (
+    assert sh("create 't', 'f', 'f', {NAME => 'g', FOO => 1}, {OWNER => 'me', BAR => 2}") == (
         "Family 'f' already exists, the old one will be replaced\n"
         "Unknown argument ignored for column family g: FOO\n"
-        "An argument ignored (unknown or overridden): OWNER\n"
+        "An argument ignored (unknown or overridden): BAR\n"
         "Created table t\n" + TOOK + "=> Hbase::Table - t\n")
 
 
@@ -324,7 +326,7 @@ def test_flush_compact_split_balancer_status():
     assert sh("split 't', 'c'") == TOOK
     assert sh("get_splits 't'") == "Total number of splits = 2\nc\n" + TOOK + '=> ["c"]\n'
     assert sh("flush 'nope'") == error("flush", "Unknown table nope!")
-    assert sh("balancer") == "true\n" + TOOK + "=> 1\n"
+    assert sh("balancer") == "true\n" + TOOK + "=> true\n"
     assert sh("balancer 'now'") == error("balancer", "Invalid argument now.")
     assert sh("status") == \
         "1 active master, 0 backup masters, 2 servers, 0 dead, 1.0000 average load\n" + TOOK
@@ -349,19 +351,21 @@ def test_flush_by_region_name(sh):
 def test_general_commands_and_unknown_input(sh):
     assert sh("version") == "2.5.0-hsim, hsim, an in-process simulator of HBase 2.x\n" + TOOK
     assert sh("whoami") == "hsim (auth:SIMPLE)\n    groups: hsim\n" + TOOK
-    assert sh("nosuch 't'") == \
+    assert sh("nosuch 't'") == "NoMethodError (undefined method `nosuch' for main:Object)\n"
+    assert sh("nosuch") == \
         "NameError (undefined local variable or method `nosuch' for main:Object)\n"
     assert sh("get t, 'r'") == \
         "NameError (undefined local variable or method `t' for main:Object)\n"
     # IRB names the line of the session the statement was on
-    assert sh("put 't' 'r'") == "SyntaxError ((hbase):5: unexpected string literal)\n"
-    assert sh("get 't', 'r',") == "SyntaxError ((hbase):6: unexpected end-of-input)\n"
+    assert sh("put 't' 'r'") == "SyntaxError ((hbase):6: unexpected string literal)\n"
+    assert sh("get 't', 'r',") == "SyntaxError ((hbase):7: unexpected end-of-input)\n"
 
 
 def test_help(sh):
     out = sh("help")
     assert out.startswith("HBase Shell on hsim, version 2.5.0-hsim\n")
-    assert "  Group name: ddl\n  Commands: alter, create, desc, describe, disable, drop," in out
+    assert ("  Group name: ddl\n  Commands: alter, alter_async, alter_status, "
+            "clone_table_schema, create, desc, describe, disable, disable_all, drop,") in out
     assert ("  Group name: hsim\n  Commands: abort_server, clock, debug, explain, hfile, regions,"
             " start_server, store, ui, wal\n") in out
     assert sh("help 'get'") == COMMANDS["get"].help + "\n"

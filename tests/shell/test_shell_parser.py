@@ -2,6 +2,7 @@
 
 import pytest
 
+from hsim.shell.nodes import ArrayNode, Assign, BinOp, HashNode, Index, Statement, Var
 from hsim.shell.parser import (FOREVER, Incomplete, ShellSyntaxError, needs_more, open_state,
                                parse, parse_statements, ruby_inspect, to_bytes)
 
@@ -93,18 +94,40 @@ def test_open_state_for_the_continuation_prompt():
     assert open_state("x [[1,") == (2, None)
     assert open_state("get 't', 'ab") == (0, "'")
     assert open_state("get 't', \"a{") == (0, '"')
+    assert open_state("list.each do |t|\n  puts 'end'\n") == (1, None)
+    assert open_state("list.each do |t|\n  puts t\nend") == (0, None)
+    assert open_state("done = 1") == (0, None)
 
 
 def test_syntax_errors():
-    for text in ("put 't' 'r'", "get 't',, 'r'", "create 't', }", "'t'", 'x "#{y}"'):
+    for text in ("put 't' 'r'", "get 't',, 'r'", "create 't', }", "'t' 'u'", 'x "#{1 1}"',
+                 "list.each { |t| puts t", "if x"):
         with pytest.raises(ShellSyntaxError):
             parse_statements(text)
     assert parse("x #{1}").args == []  # a comment, as in Ruby
 
 
-def test_undefined_lowercase_names_are_name_errors():
-    with pytest.raises(NameError):
-        parse("get t, 'r'")
+def test_names_are_calls_until_assigned():
+    """Ruby decides as it reads: a name is a method call (vcall) until an assignment to it
+    has been read; then it is a local variable, and `t.put ...` a method call on it."""
+    (st,) = parse_statements("get t, 'r'")
+    assert st.args[0] == Statement("t", [], vcall=True)
+    names: set = set()
+    sts = parse_statements("t = create 't', 'f'\nt.put 'r', 'f:q', 'v'\nt.count", names)
+    assert names == {"t"}
+    assert sts[0] == Assign("t", Statement("create", ["t", "f"]))
+    assert sts[1] == Statement("put", ["r", "f:q", "v"], Var("t"))
+    assert sts[2] == Statement("count", [], Var("t"))
+
+
+def test_spacing_decides_between_arguments_and_operators():
+    names = {"a"}
+    assert parse_statements("f [1]", names)[0] == Statement("f", [[1]])
+    assert parse_statements("a[1]", names)[0] == Index(Var("a"), [1])
+    assert parse_statements("f -1", names)[0] == Statement("f", [-1])
+    assert parse_statements("a - 1", names)[0] == BinOp("-", Var("a"), 1)
+    assert parse_statements("x = [a, {K => a}]", names)[0] == \
+        Assign("x", ArrayNode([Var("a"), HashNode([("K", Var("a"))])]))
 
 
 def test_ruby_inspect_as_irb_echoes_values():

@@ -138,7 +138,7 @@ SHELL_CASES = [
     ("incr-not-long", "incr 't', 'r1', 'f:a'", "ERROR: .*Field is not a long"),
     ("create-exists", "create 't', 'f'", "ERROR: Table already exists: t!"),
     ("create-default-ns", "create 'default:t', 'f'", "ERROR: Table already exists"),
-    ("create-no-ns", "create 'nons:t2', 'f'", "ERROR: .*NamespaceNotFoundException: nons"),
+    ("create-no-ns", "create 'nons:t2', 'f'", "ERROR: Unknown namespace nons!"),
     ("create-hbase-ns", "create 'hbase:x', 'f'", "ERROR: .*Namespace hbase is reserved"),
     ("create-no-family", "create 't2'", "ERROR: Table must have at least one column family"),
     ("create-ttl-minus-1", "create 't2', {NAME => 'f', TTL => -1}",
@@ -156,7 +156,7 @@ SHELL_CASES = [
     ("unicode-surrogate", 'put "t", "\\u{D800}", "f:a", "v"',
      "SyntaxError .*invalid Unicode codepoint"),
     ("deep-nesting", "list " + "[" * 250 + "]" * 250, "SyntaxError .*nesting deeper than 100"),
-    ("unknown-command", "frobnicate 't'", "NameError .*frobnicate"),
+    ("unknown-command", "frobnicate 't'", "NoMethodError .*frobnicate"),
     ("bad-syntax", "put 't' 'r'", "SyntaxError"),
 ]
 
