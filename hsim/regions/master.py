@@ -47,7 +47,11 @@ class Master:
         # as (procedure, table name, regions...) for its procedure journal (hsim.storage
         # .procedures); None without one (nothing to journal).
         self.procedures: list | None = None
-        self._region_ids: dict[str, int] = {}  # table name -> the region id its last create used
+        self._region_ids: dict[str, int] = {}  # table name -> the highest region id it had
+
+    def note_region_id(self, table: str, region_id: int) -> None:
+        """A region of `table` has this id: a later create under the name uses a higher one."""
+        self._region_ids[table] = max(self._region_ids.get(table, -1), region_id)
 
     def _record(self, *procedure) -> None:
         if self.procedures is not None:
@@ -83,7 +87,7 @@ class Master:
         # still gets new region names, or a crash would replay the old regions' WAL edits into
         # the new ones.
         rid = max(now, self._region_ids.get(desc.name, -1) + 1)
-        self._region_ids[desc.name] = rid
+        self.note_region_id(desc.name, rid)
         bounds = [b""] + keys + [b""]
         regions = [Region(desc, bounds[i], bounds[i + 1], rid, self.config)
                    for i in range(len(bounds) - 1)]
@@ -267,6 +271,7 @@ class Master:
         st.locator.set(regions)
         self.splits += 1
         self._record("SplitTableRegion", st.descriptor.name, [a, b], region)
+        self.note_region_id(st.descriptor.name, a.region_id)
         for d in (a, b):
             for s in d.stores.values():
                 if s.has_references():

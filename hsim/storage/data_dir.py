@@ -249,6 +249,7 @@ class DataDir:
                     store._file_counter = now << 20
                 r.set_block_cache(server.block_cache)
                 regions.append(r)
+                master.note_region_id(t.desc.name, r.region_id)
             master.tables[t.desc.name] = TableState(t.desc, t.enabled, RegionLocator(regions),
                                                     t.split_keys, t.state_time)
             self._tables[table_dir(self.root, t.desc.name)] = desc_token(

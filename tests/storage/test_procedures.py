@@ -173,3 +173,30 @@ def test_a_torn_last_journal_record_is_ignored_and_a_corrupt_one_refused(tmp_pat
         f.write(bytes(bad))
     with pytest.raises(CorruptProcedureStoreError, match="CRC"):
         ProcedureStore(str(tmp_path)).load()
+
+
+def test_a_table_made_again_under_its_name_never_reuses_a_region_name(tmp_path):
+    """Truncate or drop-and-create at an unchanged clock time, after a split, and after a
+    reopen: the new regions' names are new, so no old WAL edit can replay into them."""
+    seen = set()
+
+    def names(c):
+        return {r.encoded_name for r in c.master.tables["t"].locator.regions}
+
+    c = hsim.Cluster(clock=hsim.ManualClock(1000), data_dir=tmp_path)
+    c.admin.create_table("t", ["f"])
+    c.table("t").put(b"q", {b"f:q": b"v"})
+    c.admin.split("t", b"m")
+    seen |= names(c)
+    c.close()
+    c = hsim.Cluster(clock=hsim.ManualClock(1000), data_dir=tmp_path)
+    for _ in range(2):
+        c.admin.disable_table("t")
+        c.admin.truncate_table("t", preserve_splits=False)
+        assert not names(c) & seen
+        seen |= names(c)
+    c.admin.disable_table("t")
+    c.admin.delete_table("t")
+    c.admin.create_table("t", ["f"])
+    assert not names(c) & seen
+    c.close()
