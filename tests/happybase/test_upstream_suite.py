@@ -11,6 +11,7 @@ import pytest
 TOOL = Path(__file__).resolve().parents[2] / "tools" / "happybase_suite.py"
 
 
+@pytest.mark.slow  # a whole suite in a subprocess, over `hsim serve` too
 @pytest.mark.skipif(not os.environ.get("HSIM_HAPPYBASE_SUITE"),
                     reason="opt-in: set HSIM_HAPPYBASE_SUITE=1 (downloads happybase's sdist)")
 @pytest.mark.parametrize("mode", ["inprocess", "serve"])
