@@ -11,7 +11,7 @@ import pytest
 TOOL = Path(__file__).resolve().parents[2] / "tools" / "happybase_suite.py"
 
 
-@pytest.mark.slow
+@pytest.mark.slow  # a whole suite in a subprocess, over `hsim serve` too
 @pytest.mark.parametrize("mode", ["inprocess", "serve"])
 def test_happybase_test_api_passes_whole(mode):
     result = subprocess.run([sys.executable, str(TOOL), "--mode", mode],
