@@ -288,9 +288,11 @@ class DataDir:
         its store takes it in; OSError if the disk refuses, with nothing left behind."""
         tdir = table_dir(self.root, region.table.name)
         rdir = os.path.join(tdir, region.encoded_name)
-        if rdir not in self._regions:  # a region's files never lie in a dir without .regioninfo
-            write_atomic(os.path.join(rdir, ".regioninfo"), layout.encode_regioninfo(region))
-            self._regions[rdir] = "live"
+        if rdir not in self._regions:
+            # A region the journal has not recorded yet (a split's daughter compacting in the
+            # request that split it): its procedure writes it, files and all, at this request's
+            # checkpoint; a directory made here first would be a region no journal knows of.
+            return
         path = os.path.join(rdir, family_dir_name(family), sf.reader.name)
         fs.write_file(path, sf.reader.data, os.path.join(tdir, ".tmp"))
         self._files[path] = sf

@@ -59,6 +59,14 @@ class ReopenMachine(DurabilityMachine):
     def disk_freed(self):
         self.writes_left = None
 
+    @rule(op=st.sampled_from(["create", "delete", "truncate", "split"]),
+          k=st.integers(1, 30), point=st.sampled_from([b"c", b"p", b"v0005"]))
+    def ddl(self, op, k, point):
+        # Not on a full disk: DDL and splits whose journal records and files cannot be written
+        # are not made safe yet (docs/durability.md, "Faults").
+        if self.writes_left is None:
+            super().ddl(op, k, point)
+
     @rule(point=st.sampled_from([b"c", b"p", b"v0005"]))
     def split(self, point):
         # Not on a full disk: a split whose daughters' files and journal records cannot be
