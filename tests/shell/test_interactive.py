@@ -2,6 +2,7 @@
 completion, continuation lines, Ctrl-C and exit."""
 
 import os
+import signal
 import sys
 
 import pytest
@@ -15,8 +16,11 @@ UP, LEFT, RIGHT, HOME, BACKSPACE = "\x1b[A", "\x1b[D", "\x1b[C", "\x01", "\x7f"
 
 def spawn(tmp_path):
     env = dict(os.environ, HSIM_SHELL_HISTORY=str(tmp_path / "history"), TERM="dumb")
+    # SIGINT as a terminal gives it: a suite started in the background (nohup, `cmd &`) passes
+    # an ignored SIGINT down, and Python would then never see Ctrl-C.
     child = pexpect.spawn(sys.executable, ["-m", "hsim.cli", "shell", "--width", "0"],
-                          env=env, encoding="utf-8", timeout=None, dimensions=(40, 200))
+                          env=env, encoding="utf-8", timeout=None, dimensions=(40, 200),
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     child.expect_exact("Use \"exit\" to quit this interactive shell.")
     child.expect_exact("hbase:001:0> ")
     return child
