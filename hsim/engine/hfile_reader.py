@@ -224,6 +224,8 @@ class HFileReader:
             offset = offsets[j if j > 0 else 0]
         return self._position[offset]
 
+    locate = _locate  # what the row cursors of hsim.engine.store_file_scanner seek with
+
     # --- reads ------------------------------------------------------------------------------------
 
     def scan(self, start, io, cursor: list | None = None):
@@ -286,29 +288,54 @@ class HFileReader:
             if i >= n:
                 return
 
+    def row_part(self, row: bytes, i: int, key: tuple | None, io) -> tuple[list, bool]:
+        """The cells of `row` in data block i (those at or after `key`, when given), and
+        whether they run to the block's end (the row may go on in the next block)."""
+        block = self._fetch_block(i, io)
+        if type(block) is SeekableBlock:
+            cells, to_end = block.row_cells(row)
+            if key is not None and cells and cells[0] < key:
+                cells = cells[bisect_left(cells, key):]
+            return cells, to_end
+        pos = bisect_left(block, first_on_row(row) if key is None else key)
+        end = len(block)
+        j = pos
+        while j < end and block[j][0] == row:
+            j += 1
+        return block[pos:j], j == end
+
     def seek_columns(self, row: bytes, qualifiers, io) -> list:
         """The cells of `row` a Get of explicit columns reads (StoreScanner with an
-        ExplicitColumnTracker): the row's first block, which holds its family-wide delete
-        markers (the empty qualifier), then a reseek to each wanted column in turn; a column
-        inside the block already held costs nothing more, one further on costs an index lookup
-        and its block, as HFileScannerImpl.reseekTo does. Columns spanning blocks read on."""
+        ExplicitColumnTracker and lazy seeks): the row's family-wide delete markers (the empty
+        qualifier, at the row's start) only when `may_delete_family` says the file may hold
+        one for the row, then a reseek to each wanted column in turn (skipped when a ROWCOL
+        bloom says the column is not here); a column inside the block already held costs
+        nothing more, one further on costs an index lookup and its block, as
+        HFileScannerImpl.reseekTo does. Columns spanning blocks read on."""
         n = len(self._offsets)
         if not n:
             return []
         block = self._data_block
-        key = first_on_row(row)
-        i = self._locate(key, io)
-        cells = block(i, io)
-        pos = bisect_left(cells, key)
-        family = cells[0][1]  # a file holds one family
+        family = self.first_key[1]  # a file holds one family
+        wanted = sorted(qualifiers)
         out = []
-        for c in islice(cells, pos, None):  # the row's family markers (qualifier b"")
-            if c[0] != row or c[2]:
-                break
-            out.append(c)
-        for q in sorted(qualifiers):
+        i, cells = -1, None
+        if wanted[0] and self.may_delete_family(row, io):
+            key = first_on_row(row)
+            i = self._locate(key, io)
+            cells = block(i, io)
+            for c in islice(cells, bisect_left(cells, key), None):  # the row's family markers
+                if c[0] != row or c[2]:
+                    break
+                out.append(c)
+        rowcol = self.bloom if self.bloom is not None and self.bloom.bloom_type == "ROWCOL" \
+            and len(wanted) > 1 else None  # one column: its probe was the file's bloom test
+        for q in wanted:
+            if rowcol is not None and not self._in_chunk(
+                    rowcol, (row, b"", q, _NEG_LATEST, -255), rowcol_key(row, q), io):
+                continue  # StoreFileScanner.requestSeek: the ROWCOL bloom rules the column out
             target = (row, family, q)
-            if cells[-1] < target:  # past the held block: seek through the index
+            if cells is None or cells[-1] < target:  # past the held block: through the index
                 if i + 1 >= n:
                     break
                 i = self._locate(search_key(target), io)
@@ -331,6 +358,18 @@ class HFileReader:
             if i >= n:
                 break
         return out
+
+    def may_delete_family(self, row: bytes, io) -> bool:
+        """StoreFileScanner.requestSeek of a Get's first key (the row's DeleteFamily, a lazy
+        seek): may this file hold a family-wide marker (DeleteFamily or DeleteFamilyVersion,
+        the empty qualifier) for `row`? A ROWCOL bloom is asked for the row's empty qualifier,
+        else the DeleteFamily bloom (none written when the file holds no such marker). When
+        not, the row's first block is not read for it."""
+        bloom = self.bloom
+        if bloom is not None and bloom.bloom_type == "ROWCOL":
+            return self._in_chunk(bloom, (row, b"", b"", _NEG_LATEST, -255),
+                                  rowcol_key(row, b""), io)
+        return self.passes_delete_family_bloom(row, io)
 
     def scan_reversed_rows(self, start_row: bytes | None, stop_row: bytes | None, io):
         """(row, cells ascending) for rows in descending order, start_row inclusive, stop_row
@@ -407,9 +446,8 @@ class HFileReader:
 
     def passes_delete_family_bloom(self, row: bytes, io) -> bool:
         """StoreFileReader.passesDeleteFamilyBloomFilter: may `row` have a DeleteFamily here?
-        HBase asks it in StoreFileScanner's lazy seeks, which hsim does not model: hsim's reads
-        never need it (a ROW bloom holds the rows of the markers too; a ROWCOL probe asks for
-        the row's empty qualifier). It answers for inspection and tests."""
+        HBase asks it in StoreFileScanner's lazy seeks: an explicit-column Get reads the row's
+        first block (its family markers) only when it answers yes (`may_delete_family`)."""
         if self.delete_family_count == 0:
             return False
         bloom = self.delete_family_bloom

@@ -20,6 +20,8 @@ from hsim.engine.hfile import HFileReader, HFileWriter
 from hsim.engine.memstore import MemStore
 from hsim.engine.query_matcher import CompactionMatcher, ScanQuery, UserMatcher, oldest_unexpired
 from hsim.engine.store_file import StoreFile
+from hsim.engine.store_file_scanner import RowCursor
+from hsim.engine.store_scanner import read_row
 from hsim.metrics import IOCounters
 
 _NEG_INF = -(1 << 63)
@@ -84,8 +86,10 @@ class Store:
             return True
         return ms.min_ts is not None and ms.min_ts < tr_max and ms.max_ts >= tr_min
 
-    def get(self, row: bytes, query: ScanQuery, now: int, io: IOCounters) -> list:
-        """The visible cells of one row in this family (a Get is a one-row scan)."""
+    def get(self, row: bytes, query: ScanQuery, now: int, io: IOCounters, sink=None) -> list:
+        """The visible cells of one row in this family (a Get is a one-row scan). `sink`: the
+        row's filter run (hsim.filters.apply.RowRun); the store then feeds it what the matcher
+        returns, stops or seeks as it answers, and returns []."""
         trace = self.trace
         tr_min, tr_max = query.time_range
         use_memstore = self._memstore_passes(tr_min, tr_max)
@@ -95,9 +99,12 @@ class Store:
             trace.append(("memstore", self.name, len(cells) if use_memstore else None))
         sources = 1 if cells else 0
         cutoff = self._expired_cutoff(now, query.raw)
+        columns = query.columns
         one_column = None
-        if query.columns is not None and len(query.columns) == 1:
-            (one_column,) = query.columns
+        if columns is not None and len(columns) == 1:
+            (one_column,) = columns
+        whole_rows = columns is not None or query.raw  # read whole: explicit columns seek
+        cursors = None  # the files whose row goes on past the block their seek landed on
         for sf in self.files:
             fio = io if trace is None else _traced(trace, self.name, sf)
             if not sf.in_row_range(row):
@@ -109,22 +116,46 @@ class Store:
             if not sf.reader.passes_bloom(row, one_column, fio):
                 fio.files_skipped_bloom += 1
                 continue
-            found = sf.get_row(row, fio, query.columns)
+            if whole_rows:
+                found = sf.get_row(row, fio, columns)
+            else:
+                cur = RowCursor(sf.reader, row, fio, sf.name)
+                if cur.more:
+                    if cursors is None:
+                        cursors = []
+                    cursors.append(cur)
+                    continue
+                found = cur.held
             if found:
                 cells.extend(found)
                 sources += 1
         if sources > 1:
             cells.sort()
+        matcher = UserMatcher(self.family, query, now)
+        if cursors is not None:
+            seeks = None if trace is None else []
+            why = None if trace is None else Counter()
+            scanned = io.cells_scanned
+            visible = read_row(row, self.name, cells, cursors, matcher, sink, why, io, seeks)
+            if trace is not None:
+                _add_traced(trace, mark, io)
+                trace.append(("match", self.name, io.cells_scanned - scanned, visible, why))
+                trace.extend(("seek", self.name) + s for s in seeks)
+            return visible if sink is None else []
         if trace is not None:
             _add_traced(trace, mark, io)
         io.cells_scanned += len(cells)
         if not cells:
             return cells
         if trace is None:
-            return UserMatcher(self.family, query, now).match(cells)
-        why = Counter()
-        visible = UserMatcher(self.family, query, now).match(cells, why)
-        trace.append(("match", self.name, cells, visible, why))
+            visible = matcher.match(cells)
+        else:
+            why = Counter()
+            visible = matcher.match(cells, why)
+            trace.append(("match", self.name, cells, visible, why))
+        if sink is not None:
+            sink.feed(visible)
+            return []
         return visible
 
     def scan(self, start_row: bytes | None, stop_row: bytes | None, query: ScanQuery, now: int,

@@ -78,79 +78,132 @@ def next_row(filt: Filter, row: bytes, cells: list, max_versions: int | None = N
     """Run `filt` over one row. Returns (kept cells or None, more): `more` is False once
     the filter has ended this region's scan (HBase's moreValues). `limits`: the request's
     per-family (max results, offset), see `store_limits`."""
-    kept, more, _seek_row = _run_row(filt, row, cells, max_versions, limits)
+    run = RowRun(filt, row, max_versions, limits)
+    run.feed(cells)
+    kept, more, _seek_row = run.finish()
     return kept, more
 
 
-def _run_row(filt: Filter, row: bytes, cells: list, max_versions: int | None, limits=None):
-    """`next_row`, plus the row every family of this row was told to seek to (a hint beyond
-    the row, as FuzzyRowFilter and MultiRowRangeFilter give), or None."""
-    filt.reset()
-    if filt.filter_all_remaining() or filt.filter_row_key(row):
-        return None, not filt.filter_all_remaining(), None
+# What RowRun.feed tells the store scanner feeding it, beside a key to seek to (a cell prefix)
+DONE = "done"  # this family is done in this row (NEXT_ROW), or the filter ended the scan
 
-    results = []
-    append = results.append
-    filter_cell = filt.filter_cell
-    all_remaining = filt.filter_all_remaining
-    transform = filt.transform_cell if filt.may_transform() else None
-    cap = max_versions if max_versions is not None else -1
-    col_family = col_qualifier = None  # the column INCLUDE counts are for
-    col_count = 0
-    seeks = None  # family -> the later row its scanner was told to seek to
-    i, n = 0, len(cells)
-    while i < n:
-        c = cells[i]
-        if all_remaining():
-            break
-        rc = filter_cell(c)
-        if rc is INCLUDE:
-            if cap >= 0:
-                if c[QUALIFIER] != col_qualifier or c[FAMILY] != col_family:
-                    col_family, col_qualifier, col_count = c[FAMILY], c[QUALIFIER], 0
-                col_count += 1
-                if col_count > cap:
-                    i = _next_column(cells, i, n)
-                    continue
-            append(c if transform is None else transform(c))
-            i += 1
-        elif rc is SKIP:
-            i += 1
-        elif rc is NEXT_COL:
-            i = _next_column(cells, i, n)
-        elif rc is NEXT_ROW:
-            i = _next_family(cells, i, n)
-        elif rc is INCLUDE_AND_NEXT_COL:
-            append(c if transform is None else transform(c))
-            i = _next_column(cells, i, n)
-        elif rc is INCLUDE_AND_SEEK_NEXT_ROW:
-            append(c if transform is None else transform(c))
-            i = _next_family(cells, i, n)
-        elif rc is HINT:
-            hint = filt.get_next_cell_hint(c)
-            if hint is not None and hint[0] > row:
-                # StoreScanner.reseek past this row: the rest of the family's cells here go
-                if seeks is None:
-                    seeks = {}
-                seeks[c[FAMILY]] = hint[0]
-                i = _next_family(cells, i, n)
+
+class RowRun:
+    """One row through a filter, fed the row's cells in order a part at a time by the store
+    scanners that read them (StoreScanner.next with the filter inside the matcher: HBase's
+    UserScanQueryMatcher.mergeFilterResponse), so that a NEXT_ROW, NEXT_COL or hint stops or
+    seeks the read. `feed` answers where the feeding store should go next; `finish` gives the
+    row's kept cells. A part may hold several families (the region feeding a whole row)."""
+
+    __slots__ = ("filt", "row", "cap", "limits", "dropped", "results", "transform", "skip",
+                 "col_family", "col_qualifier", "col_count", "seeks", "fed", "ended")
+
+    def __init__(self, filt: Filter, row: bytes, max_versions: int | None = None, limits=None):
+        filt.reset()
+        self.filt, self.row, self.limits = filt, row, limits
+        self.dropped = filt.filter_all_remaining() or filt.filter_row_key(row)
+        self.ended = self.dropped
+        self.results = []
+        self.transform = filt.transform_cell if filt.may_transform() else None
+        self.cap = max_versions if max_versions is not None else -1
+        self.col_family = self.col_qualifier = None  # the column INCLUDE counts are for
+        self.col_count = 0
+        # the cells being passed over: None, or (family, qualifier) for the rest of a column,
+        # (family,) for the rest of a family, (family, key, None) for its cells before key
+        self.skip = None
+        self.seeks = None  # family -> the later row its scanner was told to seek to
+        self.fed = []  # the parts fed (their families decide a seek past the row)
+
+    def feed(self, cells) -> object:
+        """Filter the next `cells` of the row; returns None (read on), DONE, or a key to seek
+        the feeding store to (the rest of a column, or a hint within the row)."""
+        if self.ended:
+            return DONE
+        filt = self.filt
+        append = self.results.append
+        filter_cell = filt.filter_cell
+        all_remaining = filt.filter_all_remaining
+        transform = self.transform
+        cap = self.cap
+        skip = self.skip
+        row = self.row
+        for c in cells:
+            if skip is not None:
+                if c[FAMILY] == skip[0]:
+                    k = len(skip)
+                    if k == 1 or (c[QUALIFIER] == skip[1] if k == 2 else c[:5] < skip[1]):
+                        continue
+                skip = None
+            if all_remaining():
+                self.ended = True
+                break
+            rc = filter_cell(c)
+            if rc is INCLUDE:
+                if cap >= 0:
+                    if c[QUALIFIER] != self.col_qualifier or c[FAMILY] != self.col_family:
+                        self.col_family, self.col_qualifier = c[FAMILY], c[QUALIFIER]
+                        self.col_count = 0
+                    self.col_count += 1
+                    if self.col_count > cap:
+                        skip = (c[FAMILY], c[QUALIFIER])
+                        continue
+                append(c if transform is None else transform(c))
+            elif rc is SKIP:
+                continue
+            elif rc is NEXT_COL:
+                skip = (c[FAMILY], c[QUALIFIER])
+            elif rc is NEXT_ROW:
+                skip = (c[FAMILY],)
+            elif rc is INCLUDE_AND_NEXT_COL:
+                append(c if transform is None else transform(c))
+                skip = (c[FAMILY], c[QUALIFIER])
+            elif rc is INCLUDE_AND_SEEK_NEXT_ROW:
+                append(c if transform is None else transform(c))
+                skip = (c[FAMILY],)
+            elif rc is HINT:
+                hint = filt.get_next_cell_hint(c)
+                if hint is not None and (hint[0] < row if filt.reversed else hint[0] > row):
+                    # StoreScanner.reseek past this row: the rest of the family's cells here go
+                    if self.seeks is None:
+                        self.seeks = {}
+                    self.seeks[c[FAMILY]] = hint[0]
+                    skip = (c[FAMILY],)
+                elif hint is not None and hint[:5] > c[:5]:
+                    skip = (c[FAMILY], tuple(hint[:5]), None)
             else:
-                i = _seek(cells, i, n, hint)
-        else:
-            raise ValueError(f"unknown return code {rc!r}")
+                raise ValueError(f"unknown return code {rc!r}")
+        self.skip = skip
+        self.fed.append(cells)
+        if self.ended:
+            return DONE
+        if skip is None:
+            return None
+        if len(skip) == 1:
+            return DONE
+        if len(skip) == 2:
+            return (row, skip[0], skip[1] + b"\x00")  # first key of any later column
+        return skip[1]
 
-    if limits is not None:
-        results = store_limits(results, limits)
-    if filt.has_filter_row():
-        results = filt.filter_row_cells(results)
-        if results and filt.filter_row():
+    def finish(self):
+        """(kept cells or None, more, the row every family was told to seek to or None)."""
+        filt = self.filt
+        if self.dropped:
+            return None, not filt.filter_all_remaining(), None
+        results = self.results
+        if self.limits is not None:
+            results = store_limits(results, self.limits)
+        if filt.has_filter_row():
+            results = filt.filter_row_cells(results)
+            if results and filt.filter_row():
+                results = []
+        elif results and filt.filter_row():
             results = []
-    elif results and filt.filter_row():
-        results = []
-    seek_row = None
-    if seeks is not None and len(seeks) == len({c[FAMILY] for c in cells}):
-        seek_row = min(seeks.values())  # every family seeks: the region scanner skips ahead
-    return (results or None), not filt.filter_all_remaining(), seek_row
+        seek_row = None
+        if self.seeks is not None and \
+                len(self.seeks) == len({c[FAMILY] for part in self.fed for c in part}):
+            # every family seeks: the region scanner skips ahead (or back, when reversed)
+            seek_row = (max if filt.reversed else min)(self.seeks.values())
+        return (results or None), not filt.filter_all_remaining(), seek_row
 
 
 def apply_to_row(filt: Filter, row: bytes, cells: list, max_versions: int | None = None,
@@ -182,12 +235,14 @@ def scan_rows(
     rows = iter(rows)
     while True:
         for row, cells in rows:
-            kept, more, seek_row = _run_row(filt, row, cells, max_versions, limits)
+            run = RowRun(filt, row, max_versions, limits)
+            run.feed(cells)
+            kept, more, seek_row = run.finish()
             if kept is not None:
                 yield row, kept
             if not more:
                 return
-            if seek_row is not None and reseek is not None and not reversed:
+            if seek_row is not None and reseek is not None:
                 close = getattr(rows, "close", None)
                 if close is not None:
                     close()
@@ -195,34 +250,3 @@ def scan_rows(
                 break
         else:
             return
-
-
-# --- moving through one row's cells ----------------------------------------------------------
-def _next_column(cells: list, i: int, n: int) -> int:
-    c = cells[i]
-    family, qualifier = c[FAMILY], c[QUALIFIER]
-    i += 1
-    while i < n and cells[i][QUALIFIER] == qualifier and cells[i][FAMILY] == family:
-        i += 1
-    return i
-
-
-def _next_family(cells: list, i: int, n: int) -> int:
-    family = cells[i][FAMILY]
-    i += 1
-    while i < n and cells[i][FAMILY] == family:
-        i += 1
-    return i
-
-
-def _seek(cells: list, i: int, n: int, hint) -> int:
-    """StoreScanner: seek this family's scanner to `hint` if it lies ahead, else step."""
-    c = cells[i]
-    if hint is None or hint[:5] <= c[:5]:
-        return i + 1
-    family = c[FAMILY]
-    key = hint[:5]
-    i += 1
-    while i < n and cells[i][FAMILY] == family and cells[i][:5] < key:
-        i += 1
-    return i

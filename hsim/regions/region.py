@@ -211,15 +211,20 @@ class Region:
         the per-family (max results, offset) of hsim.filters.apply.store_limits."""
         self.check_row_in_range(row)
         self.read_requests += 1
+        if filt is not None:
+            from hsim.filters.apply import RowRun
+
+            # the filter inside each store's read (StoreScanner): its NEXT_ROW stops the
+            # family's read, its NEXT_COL and hints seek it
+            run = RowRun(filt, row, max_versions, limits)
+            for fam, q in queries.items():
+                s = self.store(fam)
+                s.get(row, q, now, s.counters.io if io is None else io, run)
+            return run.finish()[0] or []
         out = []
         for fam, q in queries.items():
             s = self.store(fam)
             out.extend(s.get(row, q, now, s.counters.io if io is None else io))
-        if filt is not None:
-            from hsim.filters.apply import apply_to_row
-
-            kept = apply_to_row(filt, row, out, max_versions, limits)
-            return kept or []
         if limits is not None:
             from hsim.filters.apply import store_limits
 
