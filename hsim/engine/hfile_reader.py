@@ -304,60 +304,11 @@ class HFileReader:
             j += 1
         return block[pos:j], j == end
 
-    def seek_columns(self, row: bytes, qualifiers, io) -> list:
-        """The cells of `row` a Get of explicit columns reads (StoreScanner with an
-        ExplicitColumnTracker and lazy seeks): the row's family-wide delete markers (the empty
-        qualifier, at the row's start) only when `may_delete_family` says the file may hold
-        one for the row, then a reseek to each wanted column in turn (skipped when a ROWCOL
-        bloom says the column is not here); a column inside the block already held costs
-        nothing more, one further on costs an index lookup and its block, as
-        HFileScannerImpl.reseekTo does. Columns spanning blocks read on."""
-        n = len(self._offsets)
-        if not n:
-            return []
-        block = self._data_block
-        family = self.first_key[1]  # a file holds one family
-        wanted = sorted(qualifiers)
-        out = []
-        i, cells = -1, None
-        if wanted[0] and self.may_delete_family(row, io):
-            key = first_on_row(row)
-            i = self._locate(key, io)
-            cells = block(i, io)
-            for c in islice(cells, bisect_left(cells, key), None):  # the row's family markers
-                if c[0] != row or c[2]:
-                    break
-                out.append(c)
-        rowcol = self.bloom if self.bloom is not None and self.bloom.bloom_type == "ROWCOL" \
-            and len(wanted) > 1 else None  # one column: its probe was the file's bloom test
-        for q in wanted:
-            if rowcol is not None and not self._in_chunk(
-                    rowcol, (row, b"", q, _NEG_LATEST, -255), rowcol_key(row, q), io):
-                continue  # StoreFileScanner.requestSeek: the ROWCOL bloom rules the column out
-            target = (row, family, q)
-            if cells is None or cells[-1] < target:  # past the held block: through the index
-                if i + 1 >= n:
-                    break
-                i = self._locate(search_key(target), io)
-                cells = block(i, io)
-            pos = bisect_left(cells, target)
-            while True:
-                end = len(cells)
-                while pos < end:
-                    c = cells[pos]
-                    if c[0] != row or c[2] != q:
-                        break
-                    out.append(c)
-                    pos += 1
-                else:
-                    i += 1
-                    if i < n:  # the column may go on in the next block
-                        cells, pos = block(i, io), 0
-                        continue
-                break
-            if i >= n:
-                break
-        return out
+    def may_hold_column(self, row: bytes, qualifier: bytes, io) -> bool:
+        """A ROWCOL bloom's answer for one column of the row (StoreFileScanner.requestSeek
+        checks it before a reseek to the column)."""
+        return self._in_chunk(self.bloom, (row, b"", qualifier, _NEG_LATEST, -255),
+                              rowcol_key(row, qualifier), io)
 
     def may_delete_family(self, row: bytes, io) -> bool:
         """StoreFileScanner.requestSeek of a Get's first key (the row's DeleteFamily, a lazy
@@ -367,8 +318,7 @@ class HFileReader:
         not, the row's first block is not read for it."""
         bloom = self.bloom
         if bloom is not None and bloom.bloom_type == "ROWCOL":
-            return self._in_chunk(bloom, (row, b"", b"", _NEG_LATEST, -255),
-                                  rowcol_key(row, b""), io)
+            return self.may_hold_column(row, b"", io)
         return self.passes_delete_family_bloom(row, io)
 
     def scan_reversed_rows(self, start_row: bytes | None, stop_row: bytes | None, io):

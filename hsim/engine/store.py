@@ -100,10 +100,12 @@ class Store:
         sources = 1 if cells else 0
         cutoff = self._expired_cutoff(now, query.raw)
         columns = query.columns
-        one_column = None
-        if columns is not None and len(columns) == 1:
-            (one_column,) = columns
-        whole_rows = columns is not None or query.raw  # read whole: explicit columns seek
+        one_column = wanted = None
+        if columns is not None:
+            wanted = sorted(columns)
+            if len(wanted) == 1:
+                one_column = wanted[0]
+        raw = query.raw  # raw Gets read their rows whole
         cursors = None  # the files whose row goes on past the block their seek landed on
         for sf in self.files:
             fio = io if trace is None else _traced(trace, self.name, sf)
@@ -116,10 +118,10 @@ class Store:
             if not sf.reader.passes_bloom(row, one_column, fio):
                 fio.files_skipped_bloom += 1
                 continue
-            if whole_rows:
+            if raw:
                 found = sf.get_row(row, fio, columns)
             else:
-                cur = RowCursor(sf.reader, row, fio, sf.name)
+                cur = RowCursor(sf.reader, row, fio, sf.name, wanted)
                 if cur.more:
                     if cursors is None:
                         cursors = []
@@ -136,7 +138,8 @@ class Store:
             seeks = None if trace is None else []
             why = None if trace is None else Counter()
             scanned = io.cells_scanned
-            visible = read_row(row, self.name, cells, cursors, matcher, sink, why, io, seeks)
+            visible = read_row(row, self.name, cells, cursors, matcher, sink, why, io, wanted,
+                               seeks)
             if trace is not None:
                 _add_traced(trace, mark, io)
                 trace.append(("match", self.name, io.cells_scanned - scanned, visible, why))

@@ -17,16 +17,48 @@ from hsim.engine.block_index import first_on_row, search_key
 
 
 class RowCursor:
-    __slots__ = ("reader", "row", "io", "i", "held", "more", "name")
+    __slots__ = ("reader", "row", "io", "i", "held", "more", "name", "rowcol")
 
-    def __init__(self, reader, row: bytes, io, name: str):
-        """Seek to the row's first block (the block the index gives for its first key)."""
+    def __init__(self, reader, row: bytes, io, name: str, wanted: list | None = None):
+        """Seek to the row's first block (the block the index gives for its first key). A Get
+        of explicit columns (`wanted`, sorted) seeks lazily (StoreFileScanner.requestSeek):
+        to the row's start only when the file may hold a family marker for the row
+        (`may_delete_family`), else straight to the first wanted column the file may hold."""
         self.reader = reader
         self.row = row
         self.io = io
         self.name = name  # the store file's name (what explain shows a seek of)
-        self.i = reader.locate(first_on_row(row), io)
-        self.held, self.more = reader.row_part(row, self.i, None, io)
+        bloom = reader.bloom
+        # one column: the file's bloom test already probed it
+        self.rowcol = bloom if wanted is not None and len(wanted) > 1 and bloom is not None \
+            and bloom.bloom_type == "ROWCOL" else None
+        key = None
+        if wanted is not None and wanted[0] and not reader.may_delete_family(row, io):
+            key = self._column_key(wanted, 0)
+            if key is None:
+                self.i, self.held, self.more = -1, [], False
+                return
+        self.i = reader.locate(first_on_row(row) if key is None else search_key(key), io)
+        self.held, self.more = reader.row_part(row, self.i, key, io)
+
+    def _column_key(self, wanted: list, j: int) -> tuple | None:
+        """The key of the first wanted column from wanted[j] on that this file may hold (a
+        ROWCOL bloom rules columns out), or None."""
+        rowcol = self.rowcol
+        family = self.reader.first_key[1]  # a file holds one family
+        for q in wanted[j:]:
+            if rowcol is None or self.reader.may_hold_column(self.row, q, self.io):
+                return (self.row, family, q)
+        return None
+
+    def seek_column(self, wanted: list, j: int) -> int:
+        """ExplicitColumnTracker's seek to the next wanted column, wanted[j] (or a later one,
+        when a ROWCOL bloom says this file has no cell of it)."""
+        key = self._column_key(wanted, j)
+        if key is None:
+            self.held, self.more = [], False
+            return 0
+        return self.seek(key)
 
     def seek(self, key: tuple) -> int:
         """Pass over the row's cells before `key` (a cell prefix ahead of the cursor). Returns

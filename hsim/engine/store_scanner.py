@@ -23,15 +23,18 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 
 _DONE = "done"  # hsim.filters.apply.DONE (the engine does not import the filters)
+_NEXT_WANTED = "matcher: next wanted column"
 
 
 def read_row(row: bytes, family: bytes, static: list, cursors: list, matcher, sink, why,
-             io, seeks: list | None = None) -> list:
+             io, wanted: list | None = None, seeks: list | None = None) -> list:
     """The matched cells of `row`, also fed, part by part, to `sink` when given (a
     hsim.filters.apply.RowRun, whose answers stop or seek the read). `static`: cells already
     in hand (the MemStore's, files whose row ended in its first block), sorted; `cursors`:
-    RowCursors of the files whose row goes on. `seeks`, when given (explain), gets one
-    (file name, key, blocks skipped, why) per cursor seek that left the block it held."""
+    RowCursors of the files whose row goes on. `wanted`: the explicit columns, sorted
+    (ExplicitColumnTracker: a column done seeks to the next wanted one). `seeks`, when
+    given (explain), gets one (file name, key, blocks skipped, why) per cursor seek that left
+    the block it held."""
     state = [None, None, 0, None, None]
     limit = matcher.rules[3]
     out = []
@@ -67,9 +70,20 @@ def read_row(row: bytes, family: bytes, static: list, cursors: list, matcher, si
         io.cells_scanned += len(part)
         kept = matcher.match(part, why, state)
         key = reason = None
-        if state[4] or (state[2] >= limit and state[1] is not None):
+        q = state[1]
+        j = None  # the wanted column the matcher seeks to
+        if q is not None and (state[4] or state[2] >= limit or (wanted is not None
+                                                               and q not in matcher.rules[7])):
             # SEEK_NEXT_COL / INCLUDE_AND_SEEK_NEXT_COL: nothing more of this column is returned
-            key, reason = (row, family, state[1] + b"\x00"), "matcher: column done"
+            if wanted is None:
+                key, reason = (row, family, q + b"\x00"), "matcher: column done"
+            else:
+                j = bisect_right(wanted, q)
+                if j == len(wanted):  # SEEK_NEXT_ROW: every wanted column is done
+                    if sink is not None:
+                        sink.feed(kept)
+                    return out + kept
+                key, reason = (row, family, wanted[j]), _NEXT_WANTED
         out.extend(kept)
         if sink is not None:
             answer = sink.feed(kept)
@@ -81,8 +95,9 @@ def read_row(row: bytes, family: bytes, static: list, cursors: list, matcher, si
             return out
         if key is not None:
             static = static[bisect_left(static, key):]
+            column = reason == _NEXT_WANTED
             for cur in cursors:
                 i = cur.i
-                skipped = cur.seek(key)
+                skipped = cur.seek_column(wanted, j) if column else cur.seek(key)
                 if seeks is not None and cur.i != i:
                     seeks.append((cur.name, key, skipped, reason))
