@@ -321,9 +321,13 @@ class HFileReader:
             return self.may_hold_column(row, b"", io)
         return self.passes_delete_family_bloom(row, io)
 
-    def scan_reversed_rows(self, start_row: bytes | None, stop_row: bytes | None, io):
+    def scan_reversed_rows(self, start_row: bytes | None, stop_row: bytes | None, io,
+                           cursor: list | None = None):
         """(row, cells ascending) for rows in descending order, start_row inclusive, stop_row
-        exclusive (None: from the last row / down to the first)."""
+        exclusive (None: from the last row / down to the first). `cursor` ([block number, its
+        cells], updated as the scan moves back) makes a later scan from a row below a seek
+        inside the block held when the row is there (a reversed filter hint), with no index
+        lookup and no block fetch."""
         n = len(self._offsets)
         if not n:
             return
@@ -334,9 +338,15 @@ class HFileReader:
             pos = len(cells)
         else:
             key = first_on_row(start_row + b"\x00")  # the first key after start_row
-            i = self._locate(key, io)
-            cells = block(i, io)
+            held = None if cursor is None else cursor[1]
+            if held is not None and held[0] < key <= held[-1]:
+                i, cells = cursor[0], held
+            else:
+                i = self._locate(key, io)
+                cells = block(i, io)
             pos = bisect_left(cells, key)
+        if cursor is not None:
+            cursor[0], cursor[1] = i, cells
         cur_row = None
         acc: list = []
         while True:
@@ -359,6 +369,8 @@ class HFileReader:
                 break
             cells = block(i, io)
             pos = len(cells)
+            if cursor is not None:
+                cursor[0], cursor[1] = i, cells
         if acc:
             acc.reverse()
             yield cur_row, acc

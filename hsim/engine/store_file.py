@@ -132,10 +132,12 @@ class StoreFile:
         it = self.reader.scan(None if start_row is None else (start_row,), io, cursor)
         return self.rows.clip(it) if self.hi is not None else it
 
-    def scan_reversed_rows(self, start_row: bytes | None, stop_row: bytes | None, io):
+    def scan_reversed_rows(self, start_row: bytes | None, stop_row: bytes | None, io,
+                           cursor: list | None = None):
         """Rows descending from start_row (inclusive) down to stop_row (exclusive), within the
-        rows this file holds (a top half keeps its split row: its lower bound is inclusive)."""
-        rows = self.reader.scan_reversed_rows(start_row, stop_row, io)
+        rows this file holds (a top half keeps its split row: its lower bound is inclusive).
+        `cursor`: as for `scan`, the block held from an earlier opening (a seek back)."""
+        rows = self.reader.scan_reversed_rows(start_row, stop_row, io, cursor)
         if not self.is_reference:
             return rows
         return self.rows.clip(rows, reversed=True)

@@ -248,7 +248,7 @@ class Region:
         def rows_from(first: bytes | None):
             """The merged rows from the scan's start, or (a filter's seek) from `first` on."""
             if reversed:
-                upper = start_row
+                upper = start_row if first is None else first  # a hint: rows at or below it
                 if self.end_key and (upper is None or upper >= self.end_key):
                     upper = None  # from the store's last row; the region's range clips it below
                 lower = stop_row
@@ -256,7 +256,8 @@ class Region:
                     lower = None
                 sources = [s.scan(upper, lower, q, now, s.counters.io if io is None else io,
                                   reversed=True, read_point=read_point,
-                                  files=None if files is None else files[f])
+                                  files=None if files is None else files[f],
+                                  cursors=None if cursors is None else cursors[f])
                            for f, s, q in ((f, self.stores[f], q) for f, q in queries.items())]
                 rows = self.keys.clip(_merge_rows(sources, reversed=True), reversed=True)
                 if below is not None:
