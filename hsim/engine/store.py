@@ -204,8 +204,8 @@ class Store:
                 for src in self.memstore.scan_sources_reversed(start_row):
                     sources.append(scanner.memstore_rows_reversed(src, stop_row))
             for sf, fio in chosen:
-                sources.append(sf.scan_reversed_rows(start_row, stop_row, fio, None if cursors
-                                                     is None else cursors.setdefault(sf, [None, None])))
+                cursor = None if cursors is None else cursors.setdefault(sf, [None, None])
+                sources.append(sf.scan_reversed_rows(start_row, stop_row, fio, cursor))
             rows = scanner.rows_reversed(sources)
         else:
             sources = self.memstore.scan_sources(start_row) if use_memstore else []
