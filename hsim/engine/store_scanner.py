@@ -72,9 +72,12 @@ def read_row(row: bytes, family: bytes, static: list, cursors: list, matcher, si
         key = reason = None
         q = state[1]
         j = None  # the wanted column the matcher seeks to
-        if q is not None and (state[4] or state[2] >= limit or (wanted is not None
-                                                               and q not in matcher.rules[7])):
-            # SEEK_NEXT_COL / INCLUDE_AND_SEEK_NEXT_COL: nothing more of this column is returned
+        if state[4] or (q and (state[2] >= limit or (wanted is not None
+                                                     and q not in matcher.rules[7]))):
+            # SEEK_NEXT_COL (the matcher skips the rest of the column: versions, deletes, TTL,
+            # time range, a column not asked for) or INCLUDE_AND_SEEK_NEXT_COL (the column's
+            # versions are all in), or ExplicitColumnTracker past a column not asked for. Not
+            # for the empty qualifier: the family markers behind its puts still count.
             if wanted is None:
                 key, reason = (row, family, q + b"\x00"), "matcher: column done"
             else:
