@@ -185,7 +185,7 @@ class Store:
         if trace is not None:
             mark = len(trace)
             trace.append(("memstore", self.name, 0 if use_memstore else None))
-        reseek = bool(cursors)  # opened before in this request: skips were counted then
+        reseek = cursors is not None and None in cursors  # reopened: skips counted then
         chosen = []
         for sf in self.files if files is None else files:
             fio = io if trace is None else _traced(trace, self.name, sf)

@@ -234,16 +234,22 @@ class Region:
     def scan(self, start_row: bytes | None, stop_row: bytes | None, queries: dict, now: int,
              io: IOCounters | None = None, reversed: bool = False, filt=None,
              max_versions: int = 1, read_point: int | None = None, files: dict | None = None,
-             below: bytes | None = None, limits: tuple | None = None):
+             below: bytes | None = None, limits: tuple | None = None,
+             cursors: dict | None = None):
         """(row, cells) for this region's rows within the scan's bounds, clipped to the region,
         in row order (descending when reversed). Every row returned counts as a read request.
         A RegionScanner passes its `read_point`, its pinned `files` per family, and, going on
-        backwards, `below`: only rows under it (the last row it returned)."""
+        backwards, `below`: only rows under it (the last row it returned), and its `cursors`
+        (per family, the block each file's scan holds), kept from one batch to the next."""
         if read_point is not None and read_point >= self.seq_id:
             read_point = None  # nothing written since: no cell to hide
         for fam in queries:
             self.store(fam)
-        cursors = {f: {} for f in queries} if filt is not None else None
+        if cursors is None and filt is not None:
+            cursors = {f: {} for f in queries}  # a filter's seeks reseek within this batch
+        elif cursors is not None:
+            for held in cursors.values():
+                held.pop(None, None)  # a new batch: its file skips are counted again
 
         def rows_from(first: bytes | None):
             """The merged rows from the scan's start, or (a filter's seek) from `first` on."""
