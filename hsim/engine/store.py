@@ -133,8 +133,8 @@ class Store:
                 sources += 1
         if sources > 1:
             cells.sort()
-        matcher = UserMatcher(self.family, query, now)
         if cursors is not None:
+            matcher = UserMatcher(self.family, query, now)
             seeks = None if trace is None else []
             why = None if trace is None else Counter()
             scanned = io.cells_scanned
@@ -151,10 +151,10 @@ class Store:
         if not cells:
             return cells
         if trace is None:
-            visible = matcher.match(cells)
+            visible = UserMatcher(self.family, query, now).match(cells)
         else:
             why = Counter()
-            visible = matcher.match(cells, why)
+            visible = UserMatcher(self.family, query, now).match(cells, why)
             trace.append(("match", self.name, cells, visible, why))
         if sink is not None:
             sink.feed(visible)
