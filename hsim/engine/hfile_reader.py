@@ -288,10 +288,13 @@ class HFileReader:
             if i >= n:
                 return
 
-    def row_part(self, row: bytes, i: int, key: tuple | None, io) -> tuple[list, bool]:
+    def row_part(self, row: bytes, i: int, key: tuple | None, io,
+                 decoded: bool = False) -> tuple[list, bool]:
         """The cells of `row` in data block i (those at or after `key`, when given), and
-        whether they run to the block's end (the row may go on in the next block)."""
-        block = self._fetch_block(i, io)
+        whether they run to the block's end (the row may go on in the next block).
+        `decoded`: decode the block whole (and cache it so) rather than binary-search its
+        bytes: for reads that seek in it more than once (explicit columns)."""
+        block = self._data_block(i, io) if decoded else self._fetch_block(i, io)
         if type(block) is SeekableBlock:
             cells, to_end = block.row_cells(row)
             if key is not None and cells and cells[0] < key:

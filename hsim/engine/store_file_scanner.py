@@ -17,29 +17,37 @@ from hsim.engine.block_index import first_on_row, search_key
 
 
 class RowCursor:
-    __slots__ = ("reader", "row", "io", "i", "held", "more", "name", "rowcol")
+    __slots__ = ("reader", "row", "io", "i", "held", "more", "name", "rowcol", "decoded")
 
     def __init__(self, reader, row: bytes, io, name: str, wanted: list | None = None):
         """Seek to the row's first block (the block the index gives for its first key). A Get
         of explicit columns (`wanted`, sorted) seeks lazily (StoreFileScanner.requestSeek):
         to the row's start only when the file may hold a family marker for the row
-        (`may_delete_family`), else straight to the first wanted column the file may hold."""
+        (`may_delete_family`), else straight to the first wanted column the file may hold;
+        it reads blocks decoded (HFileReader.row_part), as it bisects them column by column."""
         self.reader = reader
         self.row = row
         self.io = io
         self.name = name  # the store file's name (what explain shows a seek of)
+        if wanted is None:
+            self.rowcol = None
+            self.decoded = False
+            self.i = i = reader.locate(first_on_row(row), io)
+            self.held, self.more = reader.row_part(row, i, None, io, False)
+            return
+        self.decoded = True
         bloom = reader.bloom
         # one column: the file's bloom test already probed it
-        self.rowcol = bloom if wanted is not None and len(wanted) > 1 and bloom is not None \
+        self.rowcol = bloom if len(wanted) > 1 and bloom is not None \
             and bloom.bloom_type == "ROWCOL" else None
         key = None
-        if wanted is not None and wanted[0] and not reader.may_delete_family(row, io):
+        if wanted[0] and not reader.may_delete_family(row, io):
             key = self._column_key(wanted, 0)
             if key is None:
                 self.i, self.held, self.more = -1, [], False
                 return
         self.i = reader.locate(first_on_row(row) if key is None else search_key(key), io)
-        self.held, self.more = reader.row_part(row, self.i, key, io)
+        self.held, self.more = reader.row_part(row, self.i, key, io, True)
 
     def _column_key(self, wanted: list, j: int) -> tuple | None:
         """The key of the first wanted column from wanted[j] on that this file may hold (a
@@ -93,5 +101,5 @@ class RowCursor:
             self.held, self.more = [], False
             return skipped
         self.i = i
-        self.held, self.more = r.row_part(self.row, i, key, self.io)
+        self.held, self.more = r.row_part(self.row, i, key, self.io, self.decoded)
         return skipped

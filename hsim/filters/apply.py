@@ -78,10 +78,21 @@ def next_row(filt: Filter, row: bytes, cells: list, max_versions: int | None = N
     """Run `filt` over one row. Returns (kept cells or None, more): `more` is False once
     the filter has ended this region's scan (HBase's moreValues). `limits`: the request's
     per-family (max results, offset), see `store_limits`."""
-    run = RowRun(filt, row, max_versions, limits)
-    run.feed(cells)
-    kept, more, _seek_row = run.finish()
+    kept, more, _seek_row = filter_row(filt, row, cells, max_versions, limits)
     return kept, more
+
+
+def filter_row(filt: Filter, row: bytes, cells: list, max_versions: int | None = None,
+               limits: tuple | None = None):
+    """A whole row through `filt` at once (a RowRun fed once, without the object): (kept
+    cells or None, more, the row every family was told to seek to or None)."""
+    filt.reset()
+    if filt.filter_all_remaining() or filt.filter_row_key(row):
+        return None, not filt.filter_all_remaining(), None
+    results = []
+    state = [None, None, None, 0, None, False]
+    _filter_cells(filt, row, cells, results, max_versions, state)
+    return _finish(filt, results, limits, state[4], (cells,))
 
 
 # What RowRun.feed tells the store scanner feeding it, beside a key to seek to (a cell prefix)
@@ -93,117 +104,119 @@ class RowRun:
     scanners that read them (StoreScanner.next with the filter inside the matcher: HBase's
     UserScanQueryMatcher.mergeFilterResponse), so that a NEXT_ROW, NEXT_COL or hint stops or
     seeks the read. `feed` answers where the feeding store should go next; `finish` gives the
-    row's kept cells. A part may hold several families (the region feeding a whole row)."""
+    row's kept cells."""
 
-    __slots__ = ("filt", "row", "cap", "limits", "dropped", "results", "transform", "skip",
-                 "col_family", "col_qualifier", "col_count", "seeks", "fed", "ended")
+    __slots__ = ("filt", "row", "max_versions", "limits", "dropped", "results", "state", "fed")
 
     def __init__(self, filt: Filter, row: bytes, max_versions: int | None = None, limits=None):
         filt.reset()
-        self.filt, self.row, self.limits = filt, row, limits
+        self.filt, self.row, self.max_versions, self.limits = filt, row, max_versions, limits
         self.dropped = filt.filter_all_remaining() or filt.filter_row_key(row)
-        self.ended = self.dropped
         self.results = []
-        self.transform = filt.transform_cell if filt.may_transform() else None
-        self.cap = max_versions if max_versions is not None else -1
-        self.col_family = self.col_qualifier = None  # the column INCLUDE counts are for
-        self.col_count = 0
-        # the cells being passed over: None, or (family, qualifier) for the rest of a column,
-        # (family,) for the rest of a family, (family, key, None) for its cells before key
-        self.skip = None
-        self.seeks = None  # family -> the later row its scanner was told to seek to
+        # _filter_cells' state: what is passed over, the column INCLUDE counts are for and its
+        # count, the families told to seek past the row, whether the filter ended the row
+        self.state = [None, None, None, 0, None, self.dropped]
         self.fed = []  # the parts fed (their families decide a seek past the row)
 
     def feed(self, cells) -> object:
         """Filter the next `cells` of the row; returns None (read on), DONE, or a key to seek
         the feeding store to (the rest of a column, or a hint within the row)."""
-        if self.ended:
+        state = self.state
+        if state[5]:
             return DONE
-        filt = self.filt
-        append = self.results.append
-        filter_cell = filt.filter_cell
-        all_remaining = filt.filter_all_remaining
-        transform = self.transform
-        cap = self.cap
-        skip = self.skip
-        row = self.row
-        for c in cells:
-            if skip is not None:
-                if c[FAMILY] == skip[0]:
-                    k = len(skip)
-                    if k == 1 or (c[QUALIFIER] == skip[1] if k == 2 else c[:5] < skip[1]):
-                        continue
-                skip = None
-            if all_remaining():
-                self.ended = True
-                break
-            rc = filter_cell(c)
-            if rc is INCLUDE:
-                if cap >= 0:
-                    if c[QUALIFIER] != self.col_qualifier or c[FAMILY] != self.col_family:
-                        self.col_family, self.col_qualifier = c[FAMILY], c[QUALIFIER]
-                        self.col_count = 0
-                    self.col_count += 1
-                    if self.col_count > cap:
-                        skip = (c[FAMILY], c[QUALIFIER])
-                        continue
-                append(c if transform is None else transform(c))
-            elif rc is SKIP:
-                continue
-            elif rc is NEXT_COL:
-                skip = (c[FAMILY], c[QUALIFIER])
-            elif rc is NEXT_ROW:
-                skip = (c[FAMILY],)
-            elif rc is INCLUDE_AND_NEXT_COL:
-                append(c if transform is None else transform(c))
-                skip = (c[FAMILY], c[QUALIFIER])
-            elif rc is INCLUDE_AND_SEEK_NEXT_ROW:
-                append(c if transform is None else transform(c))
-                skip = (c[FAMILY],)
-            elif rc is HINT:
-                hint = filt.get_next_cell_hint(c)
-                if hint is not None and (hint[0] < row if filt.reversed else hint[0] > row):
-                    # StoreScanner.reseek past this row: the rest of the family's cells here go
-                    if self.seeks is None:
-                        self.seeks = {}
-                    self.seeks[c[FAMILY]] = hint[0]
-                    skip = (c[FAMILY],)
-                elif hint is not None and hint[:5] > c[:5]:
-                    skip = (c[FAMILY], tuple(hint[:5]), None)
-            else:
-                raise ValueError(f"unknown return code {rc!r}")
-        self.skip = skip
+        _filter_cells(self.filt, self.row, cells, self.results, self.max_versions, state)
         self.fed.append(cells)
-        if self.ended:
+        skip = state[0]
+        if state[5] or (skip is not None and len(skip) == 1):
             return DONE
         if skip is None:
             return None
-        if len(skip) == 1:
-            return DONE
         if len(skip) == 2:
-            return (row, skip[0], skip[1] + b"\x00")  # first key of any later column
+            return (self.row, skip[0], skip[1] + b"\x00")  # first key of any later column
         return skip[1]
 
     def finish(self):
         """(kept cells or None, more, the row every family was told to seek to or None)."""
-        filt = self.filt
         if self.dropped:
-            return None, not filt.filter_all_remaining(), None
-        results = self.results
-        if self.limits is not None:
-            results = store_limits(results, self.limits)
-        if filt.has_filter_row():
-            results = filt.filter_row_cells(results)
-            if results and filt.filter_row():
-                results = []
-        elif results and filt.filter_row():
+            return None, not self.filt.filter_all_remaining(), None
+        return _finish(self.filt, self.results, self.limits, self.state[4], self.fed)
+
+
+def _filter_cells(filt: Filter, row: bytes, cells, results: list, max_versions, state: list):
+    """The filter's answer for each of `cells` (the next cells of `row`), kept cells appended
+    to `results`. `state` carries from one part of the row to the next: [skip, column
+    family, column qualifier, its INCLUDE count, seeks past the row, ended]. `skip` is None,
+    (family, qualifier) for the rest of a column, (family,) for the rest of a family, or
+    (family, key, None) for the family's cells before key."""
+    skip, col_family, col_qualifier, col_count, seeks, ended = state
+    append = results.append
+    filter_cell = filt.filter_cell
+    all_remaining = filt.filter_all_remaining
+    transform = filt.transform_cell if filt.may_transform() else None
+    cap = max_versions if max_versions is not None else -1
+    for c in cells:
+        if skip is not None:
+            if c[FAMILY] == skip[0]:
+                k = len(skip)
+                if k == 1 or (c[QUALIFIER] == skip[1] if k == 2 else c[:5] < skip[1]):
+                    continue
+            skip = None
+        if all_remaining():
+            ended = True
+            break
+        rc = filter_cell(c)
+        if rc is INCLUDE:
+            if cap >= 0:
+                if c[QUALIFIER] != col_qualifier or c[FAMILY] != col_family:
+                    col_family, col_qualifier, col_count = c[FAMILY], c[QUALIFIER], 0
+                col_count += 1
+                if col_count > cap:
+                    skip = (c[FAMILY], c[QUALIFIER])
+                    continue
+            append(c if transform is None else transform(c))
+        elif rc is SKIP:
+            continue
+        elif rc is NEXT_COL:
+            skip = (c[FAMILY], c[QUALIFIER])
+        elif rc is NEXT_ROW:
+            skip = (c[FAMILY],)
+        elif rc is INCLUDE_AND_NEXT_COL:
+            append(c if transform is None else transform(c))
+            skip = (c[FAMILY], c[QUALIFIER])
+        elif rc is INCLUDE_AND_SEEK_NEXT_ROW:
+            append(c if transform is None else transform(c))
+            skip = (c[FAMILY],)
+        elif rc is HINT:
+            hint = filt.get_next_cell_hint(c)
+            if hint is not None and (hint[0] < row if filt.reversed else hint[0] > row):
+                # StoreScanner.reseek past this row: the rest of the family's cells here go
+                if seeks is None:
+                    seeks = {}
+                seeks[c[FAMILY]] = hint[0]
+                skip = (c[FAMILY],)
+            elif hint is not None and hint[:5] > c[:5]:
+                skip = (c[FAMILY], tuple(hint[:5]), None)
+        else:
+            raise ValueError(f"unknown return code {rc!r}")
+    state[:] = skip, col_family, col_qualifier, col_count, seeks, ended
+
+
+def _finish(filt: Filter, results: list, limits, seeks, fed):
+    """The row's end: per-family limits, filter_row_cells and filter_row; (kept cells or
+    None, more, the row every family of the row was told to seek to, or None)."""
+    if limits is not None:
+        results = store_limits(results, limits)
+    if filt.has_filter_row():
+        results = filt.filter_row_cells(results)
+        if results and filt.filter_row():
             results = []
-        seek_row = None
-        if self.seeks is not None and \
-                len(self.seeks) == len({c[FAMILY] for part in self.fed for c in part}):
-            # every family seeks: the region scanner skips ahead (or back, when reversed)
-            seek_row = (max if filt.reversed else min)(self.seeks.values())
-        return (results or None), not filt.filter_all_remaining(), seek_row
+    elif results and filt.filter_row():
+        results = []
+    seek_row = None
+    if seeks is not None and len(seeks) == len({c[FAMILY] for part in fed for c in part}):
+        # every family seeks: the region scanner skips ahead (or back, when reversed)
+        seek_row = (max if filt.reversed else min)(seeks.values())
+    return (results or None), not filt.filter_all_remaining(), seek_row
 
 
 def apply_to_row(filt: Filter, row: bytes, cells: list, max_versions: int | None = None,
@@ -235,9 +248,7 @@ def scan_rows(
     rows = iter(rows)
     while True:
         for row, cells in rows:
-            run = RowRun(filt, row, max_versions, limits)
-            run.feed(cells)
-            kept, more, seek_row = run.finish()
+            kept, more, seek_row = filter_row(filt, row, cells, max_versions, limits)
             if kept is not None:
                 yield row, kept
             if not more:
