@@ -90,9 +90,8 @@ def filter_row(filt: Filter, row: bytes, cells: list, max_versions: int | None =
     if filt.filter_all_remaining() or filt.filter_row_key(row):
         return None, not filt.filter_all_remaining(), None
     results = []
-    state = [None, None, None, 0, None, False]
-    _filter_cells(filt, row, cells, results, max_versions, state)
-    return _finish(filt, results, limits, state[4], (cells,))
+    seeks = _filter_cells(filt, row, cells, results, max_versions, _START)[4]
+    return _finish(filt, results, limits, seeks, (cells,))
 
 
 # What RowRun.feed tells the store scanner feeding it, beside a key to seek to (a cell prefix)
@@ -114,8 +113,9 @@ class RowRun:
         self.dropped = filt.filter_all_remaining() or filt.filter_row_key(row)
         self.results = []
         # _filter_cells' state: what is passed over, the column INCLUDE counts are for and its
-        # count, the families told to seek past the row, whether the filter ended the row
-        self.state = [None, None, None, 0, None, self.dropped]
+        # count, the families told to seek past the row, whether the filter ended the row;
+        # a row its key drops starts ended
+        self.state = (None, None, None, 0, None, self.dropped)
         self.fed = []  # the parts fed (their families decide a seek past the row)
 
     def feed(self, cells) -> object:
@@ -124,7 +124,8 @@ class RowRun:
         state = self.state
         if state[5]:
             return DONE
-        _filter_cells(self.filt, self.row, cells, self.results, self.max_versions, state)
+        self.state = state = _filter_cells(self.filt, self.row, cells, self.results,
+                                           self.max_versions, state)
         self.fed.append(cells)
         skip = state[0]
         if state[5] or (skip is not None and len(skip) == 1):
@@ -142,10 +143,15 @@ class RowRun:
         return _finish(self.filt, self.results, self.limits, self.state[4], self.fed)
 
 
-def _filter_cells(filt: Filter, row: bytes, cells, results: list, max_versions, state: list):
+# _filter_cells' state at the start of a row
+_START = (None, None, None, 0, None, False)
+
+
+def _filter_cells(filt: Filter, row: bytes, cells, results: list, max_versions,
+                  state: tuple) -> tuple:
     """The filter's answer for each of `cells` (the next cells of `row`), kept cells appended
-    to `results`. `state` carries from one part of the row to the next: [skip, column
-    family, column qualifier, its INCLUDE count, seeks past the row, ended]. `skip` is None,
+    to `results`; returns the state to carry to the row's next part: (skip, column family,
+    column qualifier, its INCLUDE count, seeks past the row, ended). `skip` is None,
     (family, qualifier) for the rest of a column, (family,) for the rest of a family, or
     (family, key, None) for the family's cells before key."""
     skip, col_family, col_qualifier, col_count, seeks, ended = state
@@ -198,7 +204,7 @@ def _filter_cells(filt: Filter, row: bytes, cells, results: list, max_versions, 
                 skip = (c[FAMILY], tuple(hint[:5]), None)
         else:
             raise ValueError(f"unknown return code {rc!r}")
-    state[:] = skip, col_family, col_qualifier, col_count, seeks, ended
+    return skip, col_family, col_qualifier, col_count, seeks, ended
 
 
 def _finish(filt: Filter, results: list, limits, seeks, fed):
