@@ -87,9 +87,11 @@ class Store:
         return ms.min_ts is not None and ms.min_ts < tr_max and ms.max_ts >= tr_min
 
     def get(self, row: bytes, query: ScanQuery, now: int, io: IOCounters, sink=None) -> list:
-        """The visible cells of one row in this family (a Get is a one-row scan). `sink`: the
-        row's filter run (hsim.filters.apply.RowRun); the store then feeds it what the matcher
-        returns, stops or seeks as it answers, and returns []."""
+        """The visible cells of one row in this family (a Get is a one-row scan). `sink`, for
+        a Get with a filter: a callable giving the row's filter run (hsim.filters.apply
+        .RowRun). A row that runs past a block is then read with the filter inside the loop:
+        the store feeds the run what the matcher returns, stops or seeks as it answers, and
+        returns []; a row read whole is returned, for the caller to filter."""
         trace = self.trace
         tr_min, tr_max = query.time_range
         use_memstore = self._memstore_passes(tr_min, tr_max)
@@ -138,7 +140,8 @@ class Store:
             seeks = None if trace is None else []
             why = None if trace is None else Counter()
             scanned = io.cells_scanned
-            visible = read_row(row, self.name, cells, cursors, matcher, sink, why, io, wanted,
+            run = None if sink is None else sink()
+            visible = read_row(row, self.name, cells, cursors, matcher, run, why, io, wanted,
                                seeks)
             if trace is not None:
                 _add_traced(trace, mark, io)
@@ -156,9 +159,6 @@ class Store:
             why = Counter()
             visible = UserMatcher(self.family, query, now).match(cells, why)
             trace.append(("match", self.name, cells, visible, why))
-        if sink is not None:
-            sink.feed(visible)
-            return []
         return visible
 
     def scan(self, start_row: bytes | None, stop_row: bytes | None, query: ScanQuery, now: int,

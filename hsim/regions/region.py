@@ -212,15 +212,7 @@ class Region:
         self.check_row_in_range(row)
         self.read_requests += 1
         if filt is not None:
-            from hsim.filters.apply import RowRun
-
-            # the filter inside each store's read (StoreScanner): its NEXT_ROW stops the
-            # family's read, its NEXT_COL and hints seek it
-            run = RowRun(filt, row, max_versions, limits)
-            for fam, q in queries.items():
-                s = self.store(fam)
-                s.get(row, q, now, s.counters.io if io is None else io, run)
-            return run.finish()[0] or []
+            return self._get_filtered(row, queries, now, io, filt, max_versions, limits)
         out = []
         for fam, q in queries.items():
             s = self.store(fam)
@@ -230,6 +222,33 @@ class Region:
 
             return store_limits(out, limits)
         return out
+
+    def _get_filtered(self, row, queries, now, io, filt, max_versions, limits) -> list:
+        """A Get with a filter. A store whose row runs past a block reads it with the filter
+        inside its loop (StoreScanner: NEXT_ROW stops the family's read, NEXT_COL and hints
+        seek it), fed through a RowRun made when the first such store asks for it; the rows
+        read whole (most) are filtered at once after, as before."""
+        from hsim.filters.apply import RowRun, filter_row
+
+        out = []
+        run = None
+
+        def sink():
+            nonlocal run
+            if run is None:
+                run = RowRun(filt, row, max_versions, limits)
+                run.feed(out)  # the families read before, in order
+            return run
+
+        for fam, q in queries.items():
+            s = self.store(fam)
+            cells = s.get(row, q, now, s.counters.io if io is None else io, sink)
+            if run is None:
+                out.extend(cells)
+            elif cells:
+                run.feed(cells)
+        kept = filter_row(filt, row, out, max_versions, limits) if run is None else run.finish()
+        return kept[0] or []
 
     def scan(self, start_row: bytes | None, stop_row: bytes | None, queries: dict, now: int,
              io: IOCounters | None = None, reversed: bool = False, filt=None,
