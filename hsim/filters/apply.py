@@ -89,9 +89,7 @@ def filter_row(filt: Filter, row: bytes, cells: list, max_versions: int | None =
     filt.reset()
     if filt.filter_all_remaining() or filt.filter_row_key(row):
         return None, not filt.filter_all_remaining(), None
-    results = []
-    seeks = _filter_cells(filt, row, cells, results, max_versions, _START)[4]
-    return _finish(filt, results, limits, seeks, (cells,))
+    return _filter_cells(filt, row, cells, [], max_versions, _START, limits, (cells,))
 
 
 # What RowRun.feed tells the store scanner feeding it, beside a key to seek to (a cell prefix)
@@ -140,7 +138,8 @@ class RowRun:
         """(kept cells or None, more, the row every family was told to seek to or None)."""
         if self.dropped:
             return None, not self.filt.filter_all_remaining(), None
-        return _finish(self.filt, self.results, self.limits, self.state[4], self.fed)
+        return _filter_cells(self.filt, self.row, (), self.results, self.max_versions,
+                             self.state, self.limits, self.fed)
 
 
 # _filter_cells' state at the start of a row
@@ -148,12 +147,17 @@ _START = (None, None, None, 0, None, False)
 
 
 def _filter_cells(filt: Filter, row: bytes, cells, results: list, max_versions,
-                  state: tuple) -> tuple:
+                  state: tuple, limits=None, fed=None) -> tuple:
     """The filter's answer for each of `cells` (the next cells of `row`), kept cells appended
     to `results`; returns the state to carry to the row's next part: (skip, column family,
     column qualifier, its INCLUDE count, seeks past the row, ended). `skip` is None,
     (family, qualifier) for the rest of a column, (family,) for the rest of a family, or
-    (family, key, None) for the family's cells before key."""
+    (family, key, None) for the family's cells before key.
+
+    With `fed` (the row's parts, all of them given) the row ends here instead: per-family
+    `limits`, filter_row_cells and filter_row, and the answer is (kept cells or None, more,
+    the row every family of the row was told to seek to, or None). One function for both,
+    so that a whole row (a scan's) costs one call."""
     skip, col_family, col_qualifier, col_count, seeks, ended = state
     append = results.append
     filter_cell = filt.filter_cell
@@ -204,12 +208,8 @@ def _filter_cells(filt: Filter, row: bytes, cells, results: list, max_versions,
                 skip = (c[FAMILY], tuple(hint[:5]), None)
         else:
             raise ValueError(f"unknown return code {rc!r}")
-    return skip, col_family, col_qualifier, col_count, seeks, ended
-
-
-def _finish(filt: Filter, results: list, limits, seeks, fed):
-    """The row's end: per-family limits, filter_row_cells and filter_row; (kept cells or
-    None, more, the row every family of the row was told to seek to, or None)."""
+    if fed is None:
+        return skip, col_family, col_qualifier, col_count, seeks, ended
     if limits is not None:
         results = store_limits(results, limits)
     if filt.has_filter_row():
