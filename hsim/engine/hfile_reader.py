@@ -225,6 +225,8 @@ class HFileReader:
             offset = offsets[j if j > 0 else 0]
         return self._position[offset]
 
+    locate = _locate  # what the row cursors of hsim.engine.store_file_scanner seek with
+
     # --- reads ------------------------------------------------------------------------------------
 
     def scan(self, start, io, cursor: list | None = None):
@@ -287,55 +289,49 @@ class HFileReader:
             if i >= n:
                 return
 
-    def seek_columns(self, row: bytes, qualifiers, io) -> list:
-        """The cells of `row` a Get of explicit columns reads (StoreScanner with an
-        ExplicitColumnTracker): the row's first block, which holds its family-wide delete
-        markers (the empty qualifier), then a reseek to each wanted column in turn; a column
-        inside the block already held costs nothing more, one further on costs an index lookup
-        and its block, as HFileScannerImpl.reseekTo does. Columns spanning blocks read on."""
-        n = len(self._offsets)
-        if not n:
-            return []
-        block = self._data_block
-        key = first_on_row(row)
-        i = self._locate(key, io)
-        cells = block(i, io)
-        pos = bisect_left(cells, key)
-        family = cells[0][1]  # a file holds one family
-        out = []
-        for c in islice(cells, pos, None):  # the row's family markers (qualifier b"")
-            if c[0] != row or c[2]:
-                break
-            out.append(c)
-        for q in sorted(qualifiers):
-            target = (row, family, q)
-            if cells[-1] < target:  # past the held block: seek through the index
-                if i + 1 >= n:
-                    break
-                i = self._locate(search_key(target), io)
-                cells = block(i, io)
-            pos = bisect_left(cells, target)
-            while True:
-                end = len(cells)
-                while pos < end:
-                    c = cells[pos]
-                    if c[0] != row or c[2] != q:
-                        break
-                    out.append(c)
-                    pos += 1
-                else:
-                    i += 1
-                    if i < n:  # the column may go on in the next block
-                        cells, pos = block(i, io), 0
-                        continue
-                break
-            if i >= n:
-                break
-        return out
+    def row_part(self, row: bytes, i: int, key: tuple | None, io,
+                 decoded: bool = False) -> tuple[list, bool]:
+        """The cells of `row` in data block i (those at or after `key`, when given), and
+        whether they run to the block's end (the row may go on in the next block).
+        `decoded`: decode the block whole (and cache it so) rather than binary-search its
+        bytes: for reads that seek in it more than once (explicit columns)."""
+        block = self._data_block(i, io) if decoded else self._fetch_block(i, io)
+        if type(block) is SeekableBlock:
+            cells, to_end = block.row_cells(row)
+            if key is not None and cells and cells[0] < key:
+                cells = cells[bisect_left(cells, key):]
+            return cells, to_end
+        pos = bisect_left(block, first_on_row(row) if key is None else key)
+        end = len(block)
+        j = pos
+        while j < end and block[j][0] == row:
+            j += 1
+        return block[pos:j], j == end
 
-    def scan_reversed_rows(self, start_row: bytes | None, stop_row: bytes | None, io):
+    def may_hold_column(self, row: bytes, qualifier: bytes, io) -> bool:
+        """A ROWCOL bloom's answer for one column of the row (StoreFileScanner.requestSeek
+        checks it before a reseek to the column)."""
+        return self._in_chunk(self.bloom, (row, b"", qualifier, _NEG_LATEST, -255),
+                              rowcol_key(row, qualifier), io)
+
+    def may_delete_family(self, row: bytes, io) -> bool:
+        """StoreFileScanner.requestSeek of a Get's first key (the row's DeleteFamily, a lazy
+        seek): may this file hold a family-wide marker (DeleteFamily or DeleteFamilyVersion,
+        the empty qualifier) for `row`? A ROWCOL bloom is asked for the row's empty qualifier,
+        else the DeleteFamily bloom (none written when the file holds no such marker). When
+        not, the row's first block is not read for it."""
+        bloom = self.bloom
+        if bloom is not None and bloom.bloom_type == "ROWCOL":
+            return self.may_hold_column(row, b"", io)
+        return self.passes_delete_family_bloom(row, io)
+
+    def scan_reversed_rows(self, start_row: bytes | None, stop_row: bytes | None, io,
+                           cursor: list | None = None):
         """(row, cells ascending) for rows in descending order, start_row inclusive, stop_row
-        exclusive (None: from the last row / down to the first)."""
+        exclusive (None: from the last row / down to the first). `cursor` ([block number, its
+        cells], updated as the scan moves back) makes a later scan from a row below a seek
+        inside the block held when the row is there (a reversed filter hint), with no index
+        lookup and no block fetch."""
         n = len(self._offsets)
         if not n:
             return
@@ -346,9 +342,15 @@ class HFileReader:
             pos = len(cells)
         else:
             key = first_on_row(start_row + b"\x00")  # the first key after start_row
-            i = self._locate(key, io)
-            cells = block(i, io)
+            held = None if cursor is None else cursor[1]
+            if held is not None and held[0] < key <= held[-1]:
+                i, cells = cursor[0], held
+            else:
+                i = self._locate(key, io)
+                cells = block(i, io)
             pos = bisect_left(cells, key)
+        if cursor is not None:
+            cursor[0], cursor[1] = i, cells
         cur_row = None
         acc: list = []
         while True:
@@ -371,6 +373,8 @@ class HFileReader:
                 break
             cells = block(i, io)
             pos = len(cells)
+            if cursor is not None:
+                cursor[0], cursor[1] = i, cells
         if acc:
             acc.reverse()
             yield cur_row, acc
@@ -408,9 +412,8 @@ class HFileReader:
 
     def passes_delete_family_bloom(self, row: bytes, io) -> bool:
         """StoreFileReader.passesDeleteFamilyBloomFilter: may `row` have a DeleteFamily here?
-        HBase asks it in StoreFileScanner's lazy seeks, which hsim does not model: hsim's reads
-        never need it (a ROW bloom holds the rows of the markers too; a ROWCOL probe asks for
-        the row's empty qualifier). It answers for inspection and tests."""
+        HBase asks it in StoreFileScanner's lazy seeks: an explicit-column Get reads the row's
+        first block (its family markers) only when it answers yes (`may_delete_family`)."""
         if self.delete_family_count == 0:
             return False
         bloom = self.delete_family_bloom

@@ -109,10 +109,14 @@ class UserMatcher:
         lo = max(tr_min, oldest) if min_versions == 0 else tr_min
         self.lone_put = (lo, tr_max, query.columns)
 
-    def match(self, cells, why=None) -> list:
+    def match(self, cells, why=None, state=None) -> list:
+        """The row's cells to return, in order. `state`, for a row matched a part at a time
+        (hsim.engine.store_scanner), is the list [delete tracker, column, count, previous ts,
+        skip_col] carried from one part to the next; `state[4]` set after a part means the
+        matcher is done with column `state[1]` (SEEK_NEXT_COL: the reader may seek past it)."""
         if self.raw:
             return self._match_raw(cells, why)
-        if len(cells) == 1 and why is None:
+        if len(cells) == 1 and why is None and state is None:
             c = cells[0]
             if c[4] == -PUT and c[7] == NO_TTL:
                 lo, hi, cols = self.lone_put
@@ -121,11 +125,14 @@ class UserMatcher:
                 return []
         now, oldest, minv, limit, tr_min, tr_max, see_past, cols = self.rules
         out = []
-        deletes = None  # a ScanDeleteTracker from the row's first tracked marker
-        cur_q = None
-        count = 0
-        prev_ts = None
-        skip_col = None  # or the reason the rest of the column is dropped
+        if state is None:
+            deletes = None  # a ScanDeleteTracker from the row's first tracked marker
+            cur_q = None
+            count = 0
+            prev_ts = None
+            skip_col = None  # or the reason the rest of the column is dropped
+        else:
+            deletes, cur_q, count, prev_ts, skip_col = state
         for c in cells:
             q = c[2]
             if q != cur_q:
@@ -190,6 +197,8 @@ class UserMatcher:
                 out.append(c)
             else:
                 skip_col = _drop(why, EXPIRED)  # past MIN_VERSIONS
+        if state is not None:
+            state[:] = deletes, cur_q, count, prev_ts, skip_col
         return out
 
     def _match_raw(self, cells, why=None) -> list:

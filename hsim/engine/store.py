@@ -22,6 +22,8 @@ from hsim.engine.memstore import MemStore
 from hsim.engine.query_matcher import CompactionMatcher, ScanQuery, UserMatcher, oldest_unexpired
 from hsim.engine.store_file import StoreFile
 from hsim.errors import DiskIOError, DroppedSnapshotError
+from hsim.engine.store_file_scanner import RowCursor
+from hsim.engine.store_scanner import read_row
 from hsim.metrics import IOCounters
 
 _NEG_INF = -(1 << 63)
@@ -91,8 +93,12 @@ class Store:
             return True
         return ms.min_ts is not None and ms.min_ts < tr_max and ms.max_ts >= tr_min
 
-    def get(self, row: bytes, query: ScanQuery, now: int, io: IOCounters) -> list:
-        """The visible cells of one row in this family (a Get is a one-row scan)."""
+    def get(self, row: bytes, query: ScanQuery, now: int, io: IOCounters, sink=None) -> list:
+        """The visible cells of one row in this family (a Get is a one-row scan). `sink`, for
+        a Get with a filter: a callable giving the row's filter run (hsim.filters.apply
+        .RowRun). A row that runs past a block is then read with the filter inside the loop:
+        the store feeds the run what the matcher returns, stops or seeks as it answers, and
+        returns []; a row read whole is returned, for the caller to filter."""
         trace = self.trace
         tr_min, tr_max = query.time_range
         use_memstore = self._memstore_passes(tr_min, tr_max)
@@ -102,9 +108,14 @@ class Store:
             trace.append(("memstore", self.name, len(cells) if use_memstore else None))
         sources = 1 if cells else 0
         cutoff = self._expired_cutoff(now, query.raw)
-        one_column = None
-        if query.columns is not None and len(query.columns) == 1:
-            (one_column,) = query.columns
+        columns = query.columns
+        one_column = wanted = None
+        if columns is not None:
+            wanted = sorted(columns)
+            if len(wanted) == 1:
+                one_column = wanted[0]
+        raw = query.raw  # raw Gets read their rows whole
+        cursors = None  # the files whose row goes on past the block their seek landed on
         for sf in self.files:
             fio = io if trace is None else _traced(trace, self.name, sf)
             if not sf.in_row_range(row):
@@ -116,22 +127,45 @@ class Store:
             if not sf.reader.passes_bloom(row, one_column, fio):
                 fio.files_skipped_bloom += 1
                 continue
-            found = sf.get_row(row, fio, query.columns)
+            if raw:
+                found = sf.get_row(row, fio, columns)
+            else:
+                cur = RowCursor(sf.reader, row, fio, sf.name, wanted)
+                if cur.more:
+                    if cursors is None:
+                        cursors = []
+                    cursors.append(cur)
+                    continue
+                found = cur.held
             if found:
                 cells.extend(found)
                 sources += 1
         if sources > 1:
             cells.sort()
+        if cursors is not None:
+            matcher = UserMatcher(self.family, query, now)
+            seeks = None if trace is None else []
+            why = None if trace is None else Counter()
+            scanned = io.cells_scanned
+            run = None if sink is None else sink()
+            visible = read_row(row, self.name, cells, cursors, matcher, run, why, io, wanted,
+                               seeks)
+            if trace is not None:
+                _add_traced(trace, mark, io)
+                trace.append(("match", self.name, io.cells_scanned - scanned, visible, why))
+                trace.extend(("seek", self.name) + s for s in seeks)
+            return visible if sink is None else []
         if trace is not None:
             _add_traced(trace, mark, io)
         io.cells_scanned += len(cells)
         if not cells:
             return cells
         if trace is None:
-            return UserMatcher(self.family, query, now).match(cells)
-        why = Counter()
-        visible = UserMatcher(self.family, query, now).match(cells, why)
-        trace.append(("match", self.name, cells, visible, why))
+            visible = UserMatcher(self.family, query, now).match(cells)
+        else:
+            why = Counter()
+            visible = UserMatcher(self.family, query, now).match(cells, why)
+            trace.append(("match", self.name, cells, visible, why))
         return visible
 
     def scan(self, start_row: bytes | None, stop_row: bytes | None, query: ScanQuery, now: int,
@@ -158,7 +192,7 @@ class Store:
         if trace is not None:
             mark = len(trace)
             trace.append(("memstore", self.name, 0 if use_memstore else None))
-        reseek = bool(cursors)  # opened before in this request: skips were counted then
+        reseek = cursors is not None and None in cursors  # reopened: skips counted then
         chosen = []
         for sf in self.files if files is None else files:
             fio = io if trace is None else _traced(trace, self.name, sf)
@@ -177,7 +211,8 @@ class Store:
                 for src in self.memstore.scan_sources_reversed(start_row):
                     sources.append(scanner.memstore_rows_reversed(src, stop_row))
             for sf, fio in chosen:
-                sources.append(sf.scan_reversed_rows(start_row, stop_row, fio))
+                cursor = None if cursors is None else cursors.setdefault(sf, [None, None])
+                sources.append(sf.scan_reversed_rows(start_row, stop_row, fio, cursor))
             rows = scanner.rows_reversed(sources)
         else:
             sources = self.memstore.scan_sources(start_row) if use_memstore else []

@@ -9,6 +9,9 @@ the split policy.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
+from hsim.engine.store_file_scanner import RowCursor
 from hsim.rowrange import RowRange
 
 
@@ -94,11 +97,33 @@ class StoreFile:
 
     # --- reads ------------------------------------------------------------------------------------
     def get_row(self, row: bytes, io, columns=None) -> list:
-        """The cells of `row` a Get reads here: all of them, or with explicit `columns` (a set
-        of qualifiers) the family markers and those columns, reseeking column to column."""
-        if columns is not None:
-            return self.reader.seek_columns(row, columns, io)
-        return list(self.reader.seek_row(row, io))
+        """The cells of `row` a Get reads here (the whole row: raw Gets, tests): all of them,
+        or with explicit `columns` (a set of qualifiers) those columns, seeking column to
+        column, and the family markers when the file may hold one for the row."""
+        wanted = None if columns is None else sorted(columns)
+        cur = RowCursor(self.reader, row, io, self.name, wanted)
+        out = []
+        while True:
+            cur.fill()
+            held = cur.held
+            if not held:
+                return out
+            if wanted is None:
+                out.extend(held)
+                cur.held = []
+                continue
+            q = held[0][2]
+            if q and q not in columns:  # ExplicitColumnTracker: on to the next wanted column
+                j = bisect_right(wanted, q)
+                if j == len(wanted):
+                    return out
+                cur.seek_column(wanted, j)
+                continue
+            k = 1
+            while k < len(held) and held[k][2] == q:
+                k += 1
+            out.extend(held[:k])
+            cur.held = held[k:]
 
     def scan(self, start_row: bytes | None, io, cursor: list | None = None):
         lo = self.lo
@@ -107,10 +132,12 @@ class StoreFile:
         it = self.reader.scan(None if start_row is None else (start_row,), io, cursor)
         return self.rows.clip(it) if self.hi is not None else it
 
-    def scan_reversed_rows(self, start_row: bytes | None, stop_row: bytes | None, io):
+    def scan_reversed_rows(self, start_row: bytes | None, stop_row: bytes | None, io,
+                           cursor: list | None = None):
         """Rows descending from start_row (inclusive) down to stop_row (exclusive), within the
-        rows this file holds (a top half keeps its split row: its lower bound is inclusive)."""
-        rows = self.reader.scan_reversed_rows(start_row, stop_row, io)
+        rows this file holds (a top half keeps its split row: its lower bound is inclusive).
+        `cursor`: as for `scan`, the block held from an earlier opening (a seek back)."""
+        rows = self.reader.scan_reversed_rows(start_row, stop_row, io, cursor)
         if not self.is_reference:
             return rows
         return self.rows.clip(rows, reversed=True)

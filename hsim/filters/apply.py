@@ -78,30 +78,101 @@ def next_row(filt: Filter, row: bytes, cells: list, max_versions: int | None = N
     """Run `filt` over one row. Returns (kept cells or None, more): `more` is False once
     the filter has ended this region's scan (HBase's moreValues). `limits`: the request's
     per-family (max results, offset), see `store_limits`."""
-    kept, more, _seek_row = _run_row(filt, row, cells, max_versions, limits)
+    kept, more, _seek_row = filter_row(filt, row, cells, max_versions, limits)
     return kept, more
 
 
-def _run_row(filt: Filter, row: bytes, cells: list, max_versions: int | None, limits=None):
-    """`next_row`, plus the row every family of this row was told to seek to (a hint beyond
-    the row, as FuzzyRowFilter and MultiRowRangeFilter give), or None."""
+def filter_row(filt: Filter, row: bytes, cells: list, max_versions: int | None = None,
+               limits: tuple | None = None):
+    """A whole row through `filt` at once (a RowRun fed once, without the object): (kept
+    cells or None, more, the row every family was told to seek to or None)."""
     filt.reset()
     if filt.filter_all_remaining() or filt.filter_row_key(row):
         return None, not filt.filter_all_remaining(), None
+    return _filter_cells(filt, row, cells, [], max_versions, _START, limits, (cells,))
 
-    results = []
+
+# What RowRun.feed tells the store scanner feeding it, beside a key to seek to (a cell prefix)
+DONE = "done"  # this family is done in this row (NEXT_ROW), or the filter ended the scan
+
+
+class RowRun:
+    """One row through a filter, fed the row's cells in order a part at a time by the store
+    scanners that read them (StoreScanner.next with the filter inside the matcher: HBase's
+    UserScanQueryMatcher.mergeFilterResponse), so that a NEXT_ROW, NEXT_COL or hint stops or
+    seeks the read. `feed` answers where the feeding store should go next; `finish` gives the
+    row's kept cells."""
+
+    __slots__ = ("filt", "row", "max_versions", "limits", "dropped", "results", "state", "fed")
+
+    def __init__(self, filt: Filter, row: bytes, max_versions: int | None = None, limits=None):
+        filt.reset()
+        self.filt, self.row, self.max_versions, self.limits = filt, row, max_versions, limits
+        self.dropped = filt.filter_all_remaining() or filt.filter_row_key(row)
+        self.results = []
+        # _filter_cells' state: what is passed over, the column INCLUDE counts are for and its
+        # count, the families told to seek past the row, whether the filter ended the row;
+        # a row its key drops starts ended
+        self.state = (None, None, None, 0, None, self.dropped)
+        self.fed = []  # the parts fed (their families decide a seek past the row)
+
+    def feed(self, cells) -> object:
+        """Filter the next `cells` of the row; returns None (read on), DONE, or a key to seek
+        the feeding store to (the rest of a column, or a hint within the row)."""
+        state = self.state
+        if state[5]:
+            return DONE
+        self.state = state = _filter_cells(self.filt, self.row, cells, self.results,
+                                           self.max_versions, state)
+        self.fed.append(cells)
+        skip = state[0]
+        if state[5] or (skip is not None and len(skip) == 1):
+            return DONE
+        if skip is None:
+            return None
+        if len(skip) == 2:
+            return (self.row, skip[0], skip[1] + b"\x00")  # first key of any later column
+        return skip[1]
+
+    def finish(self):
+        """(kept cells or None, more, the row every family was told to seek to or None)."""
+        if self.dropped:
+            return None, not self.filt.filter_all_remaining(), None
+        return _filter_cells(self.filt, self.row, (), self.results, self.max_versions,
+                             self.state, self.limits, self.fed)
+
+
+# _filter_cells' state at the start of a row
+_START = (None, None, None, 0, None, False)
+
+
+def _filter_cells(filt: Filter, row: bytes, cells, results: list, max_versions,
+                  state: tuple, limits=None, fed=None) -> tuple:
+    """The filter's answer for each of `cells` (the next cells of `row`), kept cells appended
+    to `results`; returns the state to carry to the row's next part: (skip, column family,
+    column qualifier, its INCLUDE count, seeks past the row, ended). `skip` is None,
+    (family, qualifier) for the rest of a column, (family,) for the rest of a family, or
+    (family, key, None) for the family's cells before key.
+
+    With `fed` (the row's parts, all of them given) the row ends here instead: per-family
+    `limits`, filter_row_cells and filter_row, and the answer is (kept cells or None, more,
+    the row every family of the row was told to seek to, or None). One function for both,
+    so that a whole row (a scan's) costs one call."""
+    skip, col_family, col_qualifier, col_count, seeks, ended = state
     append = results.append
     filter_cell = filt.filter_cell
     all_remaining = filt.filter_all_remaining
     transform = filt.transform_cell if filt.may_transform() else None
     cap = max_versions if max_versions is not None else -1
-    col_family = col_qualifier = None  # the column INCLUDE counts are for
-    col_count = 0
-    seeks = None  # family -> the later row its scanner was told to seek to
-    i, n = 0, len(cells)
-    while i < n:
-        c = cells[i]
+    for c in cells:
+        if skip is not None:
+            if c[FAMILY] == skip[0]:
+                k = len(skip)
+                if k == 1 or (c[QUALIFIER] == skip[1] if k == 2 else c[:5] < skip[1]):
+                    continue
+            skip = None
         if all_remaining():
+            ended = True
             break
         rc = filter_cell(c)
         if rc is INCLUDE:
@@ -110,35 +181,35 @@ def _run_row(filt: Filter, row: bytes, cells: list, max_versions: int | None, li
                     col_family, col_qualifier, col_count = c[FAMILY], c[QUALIFIER], 0
                 col_count += 1
                 if col_count > cap:
-                    i = _next_column(cells, i, n)
+                    skip = (c[FAMILY], c[QUALIFIER])
                     continue
             append(c if transform is None else transform(c))
-            i += 1
         elif rc is SKIP:
-            i += 1
+            continue
         elif rc is NEXT_COL:
-            i = _next_column(cells, i, n)
+            skip = (c[FAMILY], c[QUALIFIER])
         elif rc is NEXT_ROW:
-            i = _next_family(cells, i, n)
+            skip = (c[FAMILY],)
         elif rc is INCLUDE_AND_NEXT_COL:
             append(c if transform is None else transform(c))
-            i = _next_column(cells, i, n)
+            skip = (c[FAMILY], c[QUALIFIER])
         elif rc is INCLUDE_AND_SEEK_NEXT_ROW:
             append(c if transform is None else transform(c))
-            i = _next_family(cells, i, n)
+            skip = (c[FAMILY],)
         elif rc is HINT:
             hint = filt.get_next_cell_hint(c)
-            if hint is not None and hint[0] > row:
+            if hint is not None and (hint[0] < row if filt.reversed else hint[0] > row):
                 # StoreScanner.reseek past this row: the rest of the family's cells here go
                 if seeks is None:
                     seeks = {}
                 seeks[c[FAMILY]] = hint[0]
-                i = _next_family(cells, i, n)
-            else:
-                i = _seek(cells, i, n, hint)
+                skip = (c[FAMILY],)
+            elif hint is not None and hint[:5] > c[:5]:
+                skip = (c[FAMILY], tuple(hint[:5]), None)
         else:
             raise ValueError(f"unknown return code {rc!r}")
-
+    if fed is None:
+        return skip, col_family, col_qualifier, col_count, seeks, ended
     if limits is not None:
         results = store_limits(results, limits)
     if filt.has_filter_row():
@@ -148,8 +219,9 @@ def _run_row(filt: Filter, row: bytes, cells: list, max_versions: int | None, li
     elif results and filt.filter_row():
         results = []
     seek_row = None
-    if seeks is not None and len(seeks) == len({c[FAMILY] for c in cells}):
-        seek_row = min(seeks.values())  # every family seeks: the region scanner skips ahead
+    if seeks is not None and len(seeks) == len({c[FAMILY] for part in fed for c in part}):
+        # every family seeks: the region scanner skips ahead (or back, when reversed)
+        seek_row = (max if filt.reversed else min)(seeks.values())
     return (results or None), not filt.filter_all_remaining(), seek_row
 
 
@@ -182,12 +254,12 @@ def scan_rows(
     rows = iter(rows)
     while True:
         for row, cells in rows:
-            kept, more, seek_row = _run_row(filt, row, cells, max_versions, limits)
+            kept, more, seek_row = filter_row(filt, row, cells, max_versions, limits)
             if kept is not None:
                 yield row, kept
             if not more:
                 return
-            if seek_row is not None and reseek is not None and not reversed:
+            if seek_row is not None and reseek is not None:
                 close = getattr(rows, "close", None)
                 if close is not None:
                     close()
@@ -195,34 +267,3 @@ def scan_rows(
                 break
         else:
             return
-
-
-# --- moving through one row's cells ----------------------------------------------------------
-def _next_column(cells: list, i: int, n: int) -> int:
-    c = cells[i]
-    family, qualifier = c[FAMILY], c[QUALIFIER]
-    i += 1
-    while i < n and cells[i][QUALIFIER] == qualifier and cells[i][FAMILY] == family:
-        i += 1
-    return i
-
-
-def _next_family(cells: list, i: int, n: int) -> int:
-    family = cells[i][FAMILY]
-    i += 1
-    while i < n and cells[i][FAMILY] == family:
-        i += 1
-    return i
-
-
-def _seek(cells: list, i: int, n: int, hint) -> int:
-    """StoreScanner: seek this family's scanner to `hint` if it lies ahead, else step."""
-    c = cells[i]
-    if hint is None or hint[:5] <= c[:5]:
-        return i + 1
-    family = c[FAMILY]
-    key = hint[:5]
-    i += 1
-    while i < n and cells[i][FAMILY] == family and cells[i][:5] < key:
-        i += 1
-    return i

@@ -41,8 +41,8 @@ class _RowSeekingFilter(Filter):
 class FuzzyRowFilter(_RowSeekingFilter):
     """Rows matching any (row_key, mask) pair: mask byte 0 means the row's byte there must
     equal row_key's, 1 means any byte; the row may be longer than the key. A row that
-    matches no pair is skipped with a seek hint to the next row that could match (forward
-    scans); when no pair can match any later row the scan ends."""
+    matches no pair is skipped with a seek hint to the next row that could match (the
+    previous one, in reversed scans); when no pair can match any later row the scan ends."""
 
     _STATE = {"done": False, "_row": None, "_code": INCLUDE, "_hint": None}
 
@@ -64,7 +64,14 @@ class FuzzyRowFilter(_RowSeekingFilter):
             if any(_satisfies(row, k, m) for k, m in self.pairs):
                 self._code = INCLUDE
             elif self.reversed:
-                self._code = NEXT_ROW
+                bounds = [b for b in (_prev_row(row, k, m) for k, m in self.pairs) if b]
+                if not bounds:
+                    self.done, self._code = True, NEXT_ROW
+                elif max(bounds) < row:
+                    self._hint = max(bounds)
+                    self._code = HINT
+                else:
+                    self._code = NEXT_ROW
             else:
                 nexts = [n for n in (_next_row(row, k, m) for k, m in self.pairs) if n]
                 if nexts:
@@ -101,6 +108,33 @@ def _next_row(row: bytes, key: bytes, mask: bytes):
                 return row[:i] + key[i:]
         elif row[i] < 255:
             return row[:i] + bytes([row[i] + 1]) + key[i + 1 :]
+    return None
+
+
+def _prev_row(row: bytes, key: bytes, mask: bytes):
+    """The reversed scan's hint (FuzzyRowFilter.getNextForFuzzyRule with reverse): a row at
+    or above every row below `row` that matches the pair, and below which the scan may go on
+    (rows between it and `row` cannot match); None when no row below can match.
+
+    Every matching row below `row` starts with the largest key-length string p < row that
+    matches the pair, or a smaller one; so it sorts before p's prefix successor."""
+    n = len(key)
+    end = min(n, len(row))
+    c = 0  # length of row's prefix that agrees with the pair
+    while c < end and (mask[c] or row[c] == key[c]):
+        c += 1
+    for i in range(min(c, end - 1), -1, -1):  # lower the deepest byte that can go down
+        if mask[i]:
+            if row[i] == 0:
+                continue
+            low = row[i] - 1
+        elif key[i] < row[i]:
+            low = key[i]
+        else:
+            continue
+        p = row[:i] + bytes([low]) + bytes(255 if mask[j] else key[j] for j in range(i + 1, n))
+        top = p.rstrip(b"\xff")
+        return top[:-1] + bytes([top[-1] + 1]) if top else row
     return None
 
 
@@ -185,7 +219,11 @@ class MultiRowRangeFilter(_RowSeekingFilter):
         if any(r.contains(row) for r in self.ranges):
             return INCLUDE
         if self.reversed:
-            self.done = all(r.start_row and r.start_row > row for r in self.ranges)
+            earlier = [r for r in self.ranges if not r.start_row or r.start_row < row]
+            self.done = not earlier
+            if earlier and earlier[-1].stop_row and earlier[-1].stop_row < row:
+                self._hint = earlier[-1].stop_row  # the last row of the range below, or after
+                return HINT
             return NEXT_ROW
         later = [r for r in self.ranges if r.start_row >= row]
         if not later:

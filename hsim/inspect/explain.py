@@ -61,6 +61,8 @@ class Explain:
     dropped: dict  # reason -> cells
     io: IOCounters
     result: list = field(default_factory=list)  # the rows (lists of cells) the read returned
+    # the reseeks that left a block a file's scanner held: "family #n file: seek to KEY (why)"
+    seeks: list = field(default_factory=list)
 
     # Each source's read costs, by metric name (their headings: hsim.metrics' labels).
     METRICS = ("blocks_read", "cache_hits", "bytes_read")
@@ -97,6 +99,7 @@ class Explain:
         if self.dropped.get(FILTERED):
             lines.append(f"Filter: {self.dropped[FILTERED]} cell(s) {FILTERED}")
         lines.append(f"Returned: {self.rows_returned} row(s), {self.cells_returned} cell(s)")
+        lines += [f"Seek: {s}" for s in self.seeks]
         io = self.io
         lines.append(
             f"I/O: {io.blocks_read} block(s) read from disk ({io.bytes_read} bytes), "
@@ -126,6 +129,14 @@ class Explain:
             parts.append(html_table(self._headers(), self._rows(name),
                                     f"Region {name} on {server}"))
         return "".join(parts) + html_lines(self._summary())
+
+
+def _key_text(key: tuple) -> str:
+    """A seek key (a cell prefix: row, family, qualifier) as row/family:qualifier."""
+    text = key_text(key[0], "")
+    if len(key) > 2:
+        text += f"/{key_text(key[1], '')}:{key_text(key[2], '')}"
+    return text
 
 
 # --- running a traced read ------------------------------------------------------------------
@@ -182,7 +193,7 @@ def _explain(cluster, table, command, queries, run, mode: str) -> Explain:
                     after = s.counters.io.to_dict()
                     for k, v in before[id(s)].items():
                         setattr(io, k, getattr(io, k) + after[k] - v)
-    sources, visited = [], []
+    sources, visited, seeks = [], [], []
     seen = kept = 0
     dropped: Counter = Counter()
     for r in regions:
@@ -215,9 +226,14 @@ def _explain(cluster, table, command, queries, run, mode: str) -> Explain:
                     old = SourceRead(r.name, fam_text, src, decision)
                     sources.append(old)
                 old.io.add(fio)
+            elif entry[0] == "seek":
+                _, _, name, key, skipped, why = entry
+                i, _sf = files[(r, fam)][name]
+                seeks.append(f"{fam_text} #{i} {name[:8]}: seek to {_key_text(key)} ({why})"
+                             + (f", {skipped} block(s) passed over unread" if skipped else ""))
             else:
                 _, _, cells, visible, why = entry
-                seen += len(cells)
+                seen += cells if type(cells) is int else len(cells)
                 kept += len(visible)
                 dropped.update(why)
     returned = sum(len(cells) for cells in result)
@@ -228,7 +244,7 @@ def _explain(cluster, table, command, queries, run, mode: str) -> Explain:
     return Explain(command=command, table=table, regions=visited, sources=sources,
                    cells_seen=seen, cells_kept=kept, cells_returned=returned,
                    rows_returned=len(result), dropped={k: dropped[k] for k in order if dropped[k]},
-                   io=io, result=result)
+                   io=io, result=result, seeks=seeks)
 
 
 # --- the two entry points -----------------------------------------------------------------------

@@ -228,15 +228,13 @@ class Region:
         the per-family (max results, offset) of hsim.filters.apply.store_limits."""
         self.check_row_in_range(row)
         self.read_requests += 1
+        if filt is not None:
+            return self._get_filtered(row, queries, now, io, filt, max_versions, limits)
         out = []
         for fam, q in queries.items():
             s = self.store(fam)
             out.extend(s.get(row, q, now, s.counters.io if io is None else io))
-        if filt is not None:
-            from hsim.filters.apply import apply_to_row
-
-            kept = apply_to_row(filt, row, out, max_versions, limits) or []
-        elif limits is not None:
+        if limits is not None:
             from hsim.filters.apply import store_limits
 
             kept = store_limits(out, limits)
@@ -246,29 +244,64 @@ class Region:
             self.filtered_read_requests += 1  # RegionScannerImpl: a row the filter dropped
         return kept
 
+    def _get_filtered(self, row, queries, now, io, filt, max_versions, limits) -> list:
+        """A Get with a filter. A store whose row runs past a block reads it with the filter
+        inside its loop (StoreScanner: NEXT_ROW stops the family's read, NEXT_COL and hints
+        seek it), fed through a RowRun made when the first such store asks for it; the rows
+        read whole (most) are filtered at once after, as before."""
+        from hsim.filters.apply import RowRun, filter_row
+
+        out = []
+        run = None
+
+        def sink():
+            nonlocal run
+            if run is None:
+                run = RowRun(filt, row, max_versions, limits)
+                run.feed(out)  # the families read before, in order
+            return run
+
+        for fam, q in queries.items():
+            s = self.store(fam)
+            cells = s.get(row, q, now, s.counters.io if io is None else io, sink)
+            if run is None:
+                out.extend(cells)
+            elif cells:
+                run.feed(cells)
+        kept = filter_row(filt, row, out, max_versions, limits) if run is None else run.finish()
+        if not kept[0] and (out or run is not None):
+            self.filtered_read_requests += 1  # RegionScannerImpl: a row the filter dropped
+        return kept[0] or []
+
     def scan(self, start_row: bytes | None, stop_row: bytes | None, queries: dict, now: int,
              io: IOCounters | None = None, reversed: bool = False, filt=None,
              max_versions: int = 1, read_point: int | None = None, files: dict | None = None,
-             below: bytes | None = None, limits: tuple | None = None, metrics=None):
+             below: bytes | None = None, limits: tuple | None = None,
+             cursors: dict | None = None, metrics=None):
         """(row, cells) for this region's rows within the scan's bounds, clipped to the region,
         in row order (descending when reversed). Every row returned counts as a read request,
         every row examined and not returned as a filtered one (RegionScannerImpl's
         readRequestsCount and filteredReadRequestsCount); `metrics`, a ScanMetrics
         (regions/scan_metrics.py), gets the same as ROWS_SCANNED and ROWS_FILTERED.
         A RegionScanner passes its `read_point`, its pinned `files` per family, and, going on
-        backwards, `below`: only rows under it (the last row it returned)."""
+        backwards, `below`: only rows under it (the last row it returned), and its `cursors`
+        (per family, the block each file's scan holds), kept from one batch to the next."""
         if metrics is None:
             metrics = ScanMetrics()
         if read_point is not None and read_point >= self.seq_id:
             read_point = None  # nothing written since: no cell to hide
         for fam in queries:
             self.store(fam)
-        cursors = {f: {} for f in queries} if filt is not None else None
+        if cursors is None and filt is not None:
+            cursors = {f: {} for f in queries}  # a filter's seeks reseek within this batch
+        elif cursors is not None:
+            for held in cursors.values():
+                held.pop(None, None)  # a new batch: its file skips are counted again
 
         def rows_from(first: bytes | None):
             """The merged rows from the scan's start, or (a filter's seek) from `first` on."""
             if reversed:
-                upper = start_row
+                upper = start_row if first is None else first  # a hint: rows at or below it
                 if self.end_key and (upper is None or upper >= self.end_key):
                     upper = None  # from the store's last row; the region's range clips it below
                 lower = stop_row
@@ -276,7 +309,8 @@ class Region:
                     lower = None
                 sources = [s.scan(upper, lower, q, now, s.counters.io if io is None else io,
                                   reversed=True, read_point=read_point,
-                                  files=None if files is None else files[f])
+                                  files=None if files is None else files[f],
+                                  cursors=None if cursors is None else cursors[f])
                            for f, s, q in ((f, self.stores[f], q) for f, q in queries.items())]
                 rows = self.keys.clip(_merge_rows(sources, reversed=True), reversed=True)
                 if below is not None:

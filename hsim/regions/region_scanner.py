@@ -21,7 +21,8 @@ from hsim.engine.gc_pause import gc_paused
 
 class RegionScanner:
     __slots__ = ("region", "read_point", "files", "start", "stop", "queries", "now", "reversed",
-                 "filt", "max_versions", "limits", "last_row", "exhausted", "__weakref__")
+                 "filt", "max_versions", "limits", "last_row", "exhausted", "cursors",
+                 "__weakref__")
 
     def __init__(self, region, start: bytes | None, stop: bytes | None, queries: dict, now: int,
                  reversed: bool = False, filt=None, max_versions: int = 1,
@@ -38,6 +39,10 @@ class RegionScanner:
         self.reversed, self.filt, self.max_versions = reversed, filt, max_versions
         self.limits = limits  # per-family (max results, offset), StoreScanner's limits
         self.last_row = below  # forward: None until a row is returned
+        # per family, per store file: the block its scan holds (HFileReader.scan's cursor),
+        # kept from batch to batch, so a batch goes on inside the block the last one ended in
+        # with no index lookup and no block fetch (StoreScanner keeps its scanners open)
+        self.cursors = {f: {} for f in queries}
         self.exhausted = False
         region.scanners.add(self)
 
@@ -69,7 +74,7 @@ class RegionScanner:
                                     reversed=self.reversed, filt=self.filt,
                                     max_versions=self.max_versions, read_point=self.read_point,
                                     files=self.files, below=below, limits=self.limits,
-                                    metrics=metrics)
+                                    cursors=self.cursors, metrics=metrics)
             out = [cells for _row, cells in islice(rows, n)]
             rows.close()  # the generator chain ends here; nothing stays open between batches
         if out:
