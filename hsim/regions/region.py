@@ -313,6 +313,9 @@ class Region:
         chosen = stores if force_all else flush_policy.stores_to_flush(stores, self.flush_size,
                                                                       self.config)
         flushed = []
+        log = self._request_log()
+        if log is not None:
+            written = sum(s.counters.bytes_flushed for s in chosen)
         scanners = list(self.scanners)
         smallest = min((sc.read_point for sc in scanners), default=None)
         for s in chosen:
@@ -325,6 +328,9 @@ class Region:
                     sc.flushed(s.name, sf)
             self.memstore_changed(-before)
             flushed.append(s)
+        if log is not None:
+            log.background(self.server.name, flushed=sum(s.counters.bytes_flushed
+                                                         for s in chosen) - written)
         for s in flushed:
             self.compact_store(s, now)
         if flushed:
@@ -339,6 +345,9 @@ class Region:
         if not (major or user_requested) and not store.needs_compaction() and \
                 not store.has_references():
             return 0
+        log = self._request_log()
+        c = store.counters
+        read, written = c.compaction_bytes_read, c.compaction_bytes_written
         sel = store.compact(now, major=major, user_requested=user_requested)
         if sel is not None:
             ran += 1
@@ -346,7 +355,14 @@ class Region:
             sel = store.compact(now)
             if sel is not None:
                 ran += 1
+        if log is not None:
+            log.background(self.server.name, compacted_read=c.compaction_bytes_read - read,
+                           compacted_written=c.compaction_bytes_written - written)
         return ran
+
+    def _request_log(self):
+        """The cluster's RequestLog while one is recorded (and the region is on a server)."""
+        return None if self.server is None else self.server.master.request_log
 
     def compact(self, now: int, major: bool = False, family: bytes | None = None) -> int:
         stores = [self.store(family)] if family is not None else list(self.stores.values())

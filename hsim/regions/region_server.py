@@ -62,7 +62,13 @@ class RegionServer:
         """One row mutation (a Mutate RPC): applied by the region, counted here."""
         if region.server is not self:
             self._not_serving(region)
-        cells = region.mutate(row, entries, now, durability)
+        log = self.master.request_log
+        if log is None:
+            cells = region.mutate(row, entries, now, durability)
+        else:
+            wal = self.wal.bytes_written
+            cells = region.mutate(row, entries, now, durability)
+            log.write(self.name, self.wal.bytes_written - wal)
         self.write_requests += 1
         if self.memstore_heap > self.config.global_memstore_size:
             self.check_global_memstore(region)
@@ -73,7 +79,13 @@ class RegionServer:
         """One Get RPC: the region reads, the server counts one read request."""
         if region.server is not self:
             self._not_serving(region)
-        cells = region.get(row, queries, now, io, filt, max_versions, limits)
+        log = self.master.request_log
+        if log is None:
+            cells = region.get(row, queries, now, io, filt, max_versions, limits)
+        else:
+            before = log.before_read(region)
+            cells = region.get(row, queries, now, io, filt, max_versions, limits)
+            log.read(self.name, region, before, 1)
         self.read_rpcs += 1
         self.read_requests += 1
         return cells
@@ -89,7 +101,13 @@ class RegionServer:
 
     def scan(self, scanner, want: int) -> list:
         """One scanner batch (a Scan RPC): up to `want` rows, each counted as a read request."""
-        rows = scanner.next_rows(want)
+        log = self.master.request_log
+        if log is None:
+            rows = scanner.next_rows(want)
+        else:
+            before = log.before_read(scanner.region)
+            rows = scanner.next_rows(want)
+            log.read(self.name, scanner.region, before, len(rows), scanner)
         self.read_rpcs += 1
         self.read_requests += len(rows)
         return rows

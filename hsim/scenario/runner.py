@@ -180,7 +180,7 @@ def _run_variant(scenario, variant, index, count, ops, seed, scale, servers, par
     try:
         scenario.run_fn(ctx, variant)
         ctx.sample()
-        summary = cluster_summary(ctx.cluster, ctx.cost_model, ctx.done) \
+        summary = cluster_summary(ctx.cluster, ctx.cost_model, ctx.done, ctx.logged()) \
             if ctx.has_cluster else None
     except ScenarioError:
         raise
