@@ -82,6 +82,7 @@ def run(ctx, variant):
     space = {name: table_bytes(ctx, name) for name in tables}
 
     writes, reads = _zero(ctx), _zero(ctx)
+    logged_writes, logged_reads = [], []  # their request log entries, for the timeline
     updates = since_job = stale = 0
     returned = 0
     for _ in range(rounds):
@@ -103,11 +104,13 @@ def run(ctx, variant):
             _job(ctx, kind, users, index, p)
             since_job = 0
         writes = _add(writes, ctx.loads(), before)
+        logged_writes += ctx.logged(before)
         city = rng.randrange(p["cities"])
         want = {_uid(n) for n, c in truth.items() if c == city}
         before = ctx.loads()
         got, size = _query(kind, variant, users, index, _city(city))
         reads = _add(reads, ctx.loads(), before)
+        logged_reads += ctx.logged(before)
         returned += size
         stale += (got != len(want)) if kind == "summary" else (got != want)
         ctx.tick()
@@ -116,10 +119,11 @@ def run(ctx, variant):
     ctx.record("requests_per_update", (io_w["read_requests"] + io_w["write_requests"])
                / updates, "server requests per update (jobs included)")
     ctx.record_priced("write_ms_per_update", writes, ops=updates, per=updates,
+                      requests=logged_writes,
                       label="simulated server time per update (jobs included)")
     ctx.record("rows_scanned_per_update", io_w["scan_rows"] / updates,
                "rows read per update (jobs included)")
-    ctx.record_priced("ms_per_query", reads, ops=rounds, per=rounds,
+    ctx.record_priced("ms_per_query", reads, ops=rounds, per=rounds, requests=logged_reads,
                       label="simulated server time per query")
     ctx.record("blocks_per_query", (io_r["cache_hits"] + io_r["blocks_read_from_disk"])
                / rounds, "data blocks read per query")
