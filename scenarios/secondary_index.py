@@ -82,7 +82,8 @@ def run(ctx, variant):
     space = {name: table_bytes(ctx, name) for name in tables}
 
     writes, reads = _zero(ctx), _zero(ctx)
-    logged_writes, logged_reads = [], []  # their request log entries, for the timeline
+    logged_writes = logged_reads = ctx.logged(ctx.loads())  # their request log entries (none
+    # yet), for the timeline
     updates = since_job = stale = 0
     returned = 0
     for _ in range(rounds):
@@ -104,13 +105,13 @@ def run(ctx, variant):
             _job(ctx, kind, users, index, p)
             since_job = 0
         writes = _add(writes, ctx.loads(), before)
-        logged_writes += ctx.logged(before)
+        logged_writes = logged_writes + ctx.logged(before)
         city = rng.randrange(p["cities"])
         want = {_uid(n) for n, c in truth.items() if c == city}
         before = ctx.loads()
         got, size = _query(kind, variant, users, index, _city(city))
         reads = _add(reads, ctx.loads(), before)
-        logged_reads += ctx.logged(before)
+        logged_reads = logged_reads + ctx.logged(before)
         returned += size
         stale += (got != len(want)) if kind == "summary" else (got != want)
         ctx.tick()

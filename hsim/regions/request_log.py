@@ -3,7 +3,8 @@ they ran, for a timeline to be priced from (hsim.workloads.timeline).
 
 Off unless asked for (`Cluster.record_requests()`): a long-lived cluster keeps no log. One log
 serves the whole cluster, so the entries keep the order the requests were made in. An entry is
-a tuple: the server's name, then counts in `FIELDS` order (the cost model's ServerLoad fields).
+the server's name (in `servers`) and its counts in `FIELDS` order, the cost model's ServerLoad
+fields (`counts`, a flat array of 64-bit ints: compact, and read by numpy without copying).
 
 - A Get or a scanner batch (one read RPC): rows returned, rows examined (HBase's
   readRequestsCount plus filteredReadRequestsCount: the rows a filter dropped cost as much to
@@ -22,6 +23,7 @@ preads. hsim counts what a scanner has read in data blocks of the family's size.
 
 from __future__ import annotations
 
+from array import array
 from weakref import WeakKeyDictionary
 
 FIELDS = ("read_requests", "write_requests", "scan_rows", "cache_hits", "blocks_read_from_disk",
@@ -45,18 +47,45 @@ def _examined(region) -> int:
     return region.read_requests + getattr(region, "filtered_read_requests", 0)
 
 
-class RequestLog:
+class LogSlice:
+    """Entries of a RequestLog: `servers[i]` made the request or ran the job whose counts are
+    `counts[i * len(FIELDS):(i + 1) * len(FIELDS)]`."""
+
+    __slots__ = ("servers", "counts")
+
+    def __init__(self, servers: list | None = None, counts: array | None = None):
+        self.servers = [] if servers is None else servers
+        self.counts = array("q") if counts is None else counts
+
+    def __len__(self) -> int:
+        return len(self.servers)
+
+    def __add__(self, other: "LogSlice") -> "LogSlice":
+        return LogSlice(self.servers + other.servers, self.counts + other.counts)
+
+    def __iter__(self):
+        """Each entry as a tuple: the server's name, then its counts."""
+        w = len(FIELDS)
+        for i, name in enumerate(self.servers):
+            yield (name, *self.counts[i * w:(i + 1) * w])
+
+
+class RequestLog(LogSlice):
     """The cluster's requests and background jobs, in order (see the module docstring)."""
 
-    __slots__ = ("entries", "_scanned")
+    __slots__ = ("_scanned",)
 
     def __init__(self):
-        self.entries: list[tuple] = []
+        super().__init__()
         self._scanned = WeakKeyDictionary()  # RegionScanner -> {family: data blocks read}
 
     def mark(self) -> int:
-        """A position to take the entries from later (`entries[mark:]`)."""
-        return len(self.entries)
+        """A position to take the entries from later (`since(mark)`)."""
+        return len(self.servers)
+
+    def since(self, mark: int = 0) -> LogSlice:
+        """The entries from `mark` on (a copy)."""
+        return LogSlice(self.servers[mark:], self.counts[mark * len(FIELDS):])
 
     def before_read(self, region) -> tuple:
         """The counts a read is measured against (call before it runs)."""
@@ -80,9 +109,10 @@ class RequestLog:
                 streamed += s
                 streamed_bytes += b
         examined = _examined(region) - examined
-        self.entries.append((server, 1, 0, rows, hits, disk, 0, 0, 0, 0, chunks,
-                             examined if examined > rows else rows, cells, streamed,
-                             streamed_bytes))
+        self.servers.append(server)
+        self.counts.extend((1, 0, rows, hits, disk, 0, 0, 0, 0, chunks,
+                            examined if examined > rows else rows, cells, streamed,
+                            streamed_bytes))
 
     @staticmethod
     def _streamed(state: dict, fam, store, touched: int, disk: int, disk_bytes: int,
@@ -102,11 +132,13 @@ class RequestLog:
 
     def write(self, server: str, wal_bytes: int) -> None:
         """One mutation RPC; `wal_bytes`: what its WAL append wrote."""
-        self.entries.append((server, 0, 1, 0, 0, 0, 0, 0, 0, wal_bytes, 0, 0, 0, 0, 0))
+        self.servers.append(server)
+        self.counts.extend((0, 1, 0, 0, 0, 0, 0, 0, wal_bytes, 0, 0, 0, 0, 0))
 
     def background(self, server: str, flushed: int = 0, compacted_read: int = 0,
                    compacted_written: int = 0) -> None:
         """A flush or a compaction the server ran."""
         if flushed or compacted_read or compacted_written:
-            self.entries.append((server, 0, 0, 0, 0, 0, flushed, compacted_read,
-                                 compacted_written, 0, 0, 0, 0, 0, 0))
+            self.servers.append(server)
+            self.counts.extend((0, 0, 0, 0, 0, flushed, compacted_read, compacted_written, 0,
+                                0, 0, 0, 0, 0))

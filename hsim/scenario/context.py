@@ -23,6 +23,7 @@ from hsim.clock import TickingClock
 from hsim.config import Config
 from hsim.scenario.errors import ScenarioError
 from hsim.workloads.costmodel import LOAD_FIELDS, CostModel, CostReport, ServerLoad
+from hsim.workloads.timeline import Logged
 
 from typing import TYPE_CHECKING
 
@@ -203,7 +204,7 @@ class Run:
         None when the run has no cluster."""
         if self._log is None:
             return None
-        return self._log.entries[getattr(since, "mark", 0):]
+        return self._log.since(getattr(since, "mark", 0))
 
     def io(self, since: list[ServerLoad] | None = None) -> dict:
         """The cluster's counts summed over servers (since an earlier `loads()`)."""
@@ -233,6 +234,8 @@ class Run:
         """record_cost of counts the scenario gathered itself (e.g. only the Gets that hit);
         `requests`: the request log entries they came from (`logged`), to lay them out on the
         timeline (without them, they are priced from the totals)."""
+        if requests is not None:  # made ready once: a sensitivity sweep re-prices them
+            requests = Logged(requests, [x.server for x in loads])
         loads = Loads(loads, requests=requests)
         self.priced[key] = (loads, ops, measure, per)
         value = price(self.cost_model, loads, ops, measure, per)

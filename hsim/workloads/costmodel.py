@@ -229,46 +229,54 @@ class CostModel:
         return self._evaluate_timeline(list(loads), ops, offered_ops_per_s, requests, latency)
 
     def _evaluate_timeline(self, loads, ops, offered_ops_per_s, requests, latency):
+        from hsim.workloads import timeline
+
+        if not isinstance(requests, timeline.Logged):
+            requests = timeline.Logged(requests, [x.server for x in loads])
+        fw, bw = self._weights()
+        # prices of counts the entries do not have cannot change the result
+        key = (tuple(w for w, p in zip(fw, requests.present) if p),
+               tuple(w for w, p in zip(bw, requests.present) if p),
+               self.client_threads, self.reference_utilization, ops, offered_ops_per_s, latency)
+        report = requests.priced.get(key)
+        if report is None:
+            report = requests.priced[key] = self._lay_out(requests, fw, bw, ops,
+                                                          offered_ops_per_s, latency)
+        return report
+
+    def _lay_out(self, requests, fw, bw, ops, offered_ops_per_s, latency) -> CostReport:
+        """The CostReport of `requests` (a timeline.Logged) at per-count prices fw, bw."""
         import numpy as np
 
         from hsim.workloads import timeline
 
-        names = [x.server for x in loads]
-        index = {n: i for i, n in enumerate(names)}
-        for e in requests:  # a server the loads do not list (started since): idle until now
-            if e[0] not in index:
-                index[e[0]] = len(names)
-                names.append(e[0])
-        where = [index[e[0]] for e in requests]
-        counts = np.array([e[1:] for e in requests], dtype=np.float64).reshape(
-            len(requests), len(LOAD_FIELDS))
-        fw, bw = self._weights()
-        fg, bg = (counts @ np.array(fw)).tolist(), (counts @ np.array(bw)).tolist()
-        sums = np.zeros((len(names), len(LOAD_FIELDS)))
-        np.add.at(sums, where, counts)
-        loads = [ServerLoad(n, *(int(v) for v in row)) for n, row in zip(names, sums)]
+        names, k = requests.names, len(requests.names)
+        fg = (requests.request_counts @ np.array(fw)).tolist() if requests.where else []
+        bg = (requests.job_counts @ np.array(bw)).tolist() if requests.jobs else []
+        jobs = [(before, s, ms) for (before, s), ms in zip(requests.jobs, bg)]
+        loads = [ServerLoad(n, *row) for n, row in zip(names, requests.totals)]
         reqs = [x.requests for x in loads]
         total = sum(reqs)
         if ops is None:
             ops = total
-        k = len(names)
-        elapsed, used = timeline.closed_loop(where, fg, bg, k, self.client_threads)
+        elapsed = timeline.closed_loop(requests.where, fg, jobs, k, self.client_threads)
         throughput = ops * 1000.0 / elapsed if elapsed > 0 else 0.0
         offered = (self.reference_utilization * throughput if offered_ops_per_s is None
                    else float(offered_ops_per_s))
-        lat, at, duration = [], [], 0.0
+        lat, duration = [], 0.0
         if latency and total and offered > 0:
             gap = 1000.0 * ops / (offered * total)  # ms between requests at the offered rate
-            lat, at, _ = timeline.paced(where, fg, bg, k, gap)
+            lat = timeline.paced(requests.where, fg, jobs, k, gap)
             duration = gap * total
         per = [[] for _ in names]
-        for s, t in zip(at, lat):
+        for s, t in zip(requests.where, lat):
             per[s].append(t)
         servers = []
-        for x, u, r, mine in zip(loads, used, reqs, per):
-            f = self.foreground_ms(x)
-            servers.append(ServerCost(x.server, r, r / total if total else 0.0, f, u - f, u,
-                                      f / r if r else 0.0, u / duration if duration else 0.0,
+        for x, r, mine in zip(loads, reqs, per):
+            f, b = self.foreground_ms(x), self.background_ms(x)
+            servers.append(ServerCost(x.server, r, r / total if total else 0.0, f, b, f + b,
+                                      f / r if r else 0.0,
+                                      (f + b) / duration if duration else 0.0,
                                       sum(mine) / len(mine) if mine else 0.0))
         mean = total / k if k else 0.0
         hotspot = max(reqs) / mean if mean else 0.0
@@ -307,3 +315,4 @@ class CostModel:
             mean_latency = 0.0
         return CostReport(tuple(servers), ops, makespan, throughput, offered, hotspot,
                           mean_latency)
+

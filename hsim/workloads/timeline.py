@@ -15,6 +15,9 @@ Two passes over the same requests:
   the idle servers, since every thread is waiting on the hot one.
 - `paced`: the requests offered evenly spaced at a rate; a request's latency is its wait plus
   its own service time.
+
+Both take the requests as (servers, service times) and the background jobs as
+(requests issued before it, server, time) triples, in order.
 """
 
 from __future__ import annotations
@@ -22,50 +25,89 @@ from __future__ import annotations
 import heapq
 
 
-def closed_loop(servers: list, fg: list, bg: list, n_servers: int, threads: int) -> tuple:
-    """(elapsed ms, per-server busy ms) of the jobs run by `threads` client threads. Job i is on
-    server `servers[i]` and costs fg[i] ms of serving (a request) or bg[i] ms of background
-    work (a job with fg[i] == 0 is not a request and takes no thread)."""
+class Logged:
+    """RequestLog entries (a LogSlice) made ready to price again and again (a sensitivity sweep
+    re-prices the same entries under other unit costs): the servers' names, each entry's
+    server index, its counts as a matrix, which entries are requests and which background
+    jobs, and each server's totals. `priced` keeps what the cost model made of them under
+    each set of prices that differ on the counts present."""
+
+    __slots__ = ("names", "where", "request_counts", "jobs", "job_counts", "totals", "present",
+                 "priced")
+
+    def __init__(self, entries, names: list):
+        import numpy as np
+
+        self.names = list(names)
+        index = {n: i for i, n in enumerate(self.names)}
+        for name in dict.fromkeys(entries.servers):  # a server started since: idle until then
+            if name not in index:
+                index[name] = len(self.names)
+                self.names.append(name)
+        n = len(entries)
+        at = np.array([index[x] for x in entries.servers], dtype=np.intp)
+        counts = np.frombuffer(entries.counts, dtype=np.int64).reshape(n, -1) \
+            if n else np.zeros((0, 0), dtype=np.int64)
+        is_request = (counts[:, 0] + counts[:, 1]) > 0 if n else np.zeros(0, dtype=bool)
+        self.where = at[is_request].tolist()  # each request's server
+        self.request_counts = counts[is_request].astype(np.float64)
+        job = ~is_request
+        before = np.cumsum(is_request)[job]  # requests issued before each job
+        self.jobs = list(zip(before.tolist(), at[job].tolist()))
+        self.job_counts = counts[job].astype(np.float64)
+        self.totals = [counts[at == s].sum(axis=0).tolist() for s in range(len(self.names))]
+        self.present = counts.any(axis=0).tolist() if n else []  # columns with any count
+        self.priced: dict = {}
+
+    def __len__(self) -> int:
+        return len(self.where) + len(self.jobs)
+
+
+def closed_loop(where: list, fg: list, jobs: list, n_servers: int, threads: int) -> float:
+    """The elapsed ms of requests (request k on server where[k], fg[k] ms of service) made by
+    `threads` client threads, with background `jobs` (before, server, ms) on the servers'
+    compaction queues."""
     free = [0.0] * max(1, threads)  # when each client thread is next free (a heap)
     busy = [0.0] * n_servers  # each server's busy-until clock
     queue = [0.0] * n_servers  # each server's compaction queue: busy until
-    used = [0.0] * n_servers
-    now = 0.0
-    pop, push = heapq.heappop, heapq.heappush
-    for s, f, b in zip(servers, fg, bg):
-        if f:
-            now = pop(free)
-            start = busy[s] if busy[s] > now else now
-            end = start + f
-            busy[s] = end
-            push(free, end)
-            used[s] += f
-        if b:
+    replace = heapq.heapreplace
+    k, now = 0, 0.0
+    for before, s, ms in jobs + [(len(where), None, 0.0)]:
+        for srv, f in zip(where[k:before], fg[k:before]):  # the requests up to the job
+            now = free[0]
+            b = busy[srv]
+            end = (b if b > now else now) + f
+            busy[srv] = end
+            replace(free, end)
+        k = before
+        if s is not None:  # queued when the request before it was issued
             start = queue[s] if queue[s] > now else now
             if busy[s] > start:
                 start = busy[s]
-            busy[s] = queue[s] = start + b
-            used[s] += b
-    return max(busy, default=0.0), used
+            busy[s] = queue[s] = start + ms
+    return max(busy, default=0.0)
 
 
-def paced(servers: list, fg: list, bg: list, n_servers: int, gap_ms: float) -> tuple:
-    """(latencies of the requests, their servers, ms until the last job ends) with request k
-    offered at k x gap_ms: each waits for its server, then is served."""
+def paced(where: list, fg: list, jobs: list, n_servers: int, gap_ms: float) -> list:
+    """The latency of each request when request k is offered at k x gap_ms: it waits for its
+    server, then is served."""
     busy = [0.0] * n_servers
     queue = [0.0] * n_servers
-    lat, where = [], []
-    now = -gap_ms
-    for s, f, b in zip(servers, fg, bg):
-        if f:
-            now += gap_ms
-            start = busy[s] if busy[s] > now else now
-            busy[s] = start + f
-            lat.append(busy[s] - now)
-            where.append(s)
-        if b:
+    lat = []
+    k = 0
+    for before, s, ms in jobs + [(len(where), None, 0.0)]:
+        for j in range(k, before):
+            now = j * gap_ms
+            srv = where[j]
+            b = busy[srv]
+            end = (b if b > now else now) + fg[j]
+            busy[srv] = end
+            lat.append(end - now)
+        k = before
+        if s is not None:
+            now = (before - 1) * gap_ms if before else 0.0
             start = queue[s] if queue[s] > now else now
             if busy[s] > start:
                 start = busy[s]
-            busy[s] = queue[s] = start + b
-    return lat, where, max(busy, default=0.0)
+            busy[s] = queue[s] = start + ms
+    return lat

@@ -1,5 +1,5 @@
 """The cost model on a timeline: requests queue on their server's busy-until clock, background
-jobs on its compaction queue; reads are priced by what they examined, long scans stream."""
+jobs on its compaction queue; reads are priced by what they examined; long scans stream."""
 
 import random
 
@@ -20,53 +20,53 @@ def _priced(cluster, work, model=None):
     mark = log.mark()
     work()
     loads = [ServerLoad(s.name) for s in cluster.region_servers]
-    return (model or CostModel()).evaluate(loads, requests=log.entries[mark:])
+    return (model or CostModel()).evaluate(loads, requests=log.since(mark))
 
 
 def test_the_log_records_what_the_cost_model_prices():
     assert FIELDS == LOAD_FIELDS
 
 
-# --- the timeline itself ---------------------------------------------------------------------------
+# --- the timeline itself ---------------------------------------------------------------
 def test_requests_on_one_server_queue_and_on_two_run_side_by_side():
-    same = timeline.closed_loop([0, 0], [1.0, 1.0], [0.0, 0.0], 2, threads=2)
-    apart = timeline.closed_loop([0, 1], [1.0, 1.0], [0.0, 0.0], 2, threads=2)
-    assert same[0] == 2.0 and apart[0] == 1.0
+    assert timeline.closed_loop([0, 0], [1.0, 1.0], [], 2, threads=2) == 2.0
+    assert timeline.closed_loop([0, 1], [1.0, 1.0], [], 2, threads=2) == 1.0
     # one client thread: each request waits for the last answer, wherever it went
-    assert timeline.closed_loop([0, 1], [1.0, 1.0], [0.0, 0.0], 2, threads=1)[0] == 2.0
+    assert timeline.closed_loop([0, 1], [1.0, 1.0], [], 2, threads=1) == 2.0
 
 
 def test_a_paced_request_waits_for_its_server_and_its_latency_includes_the_wait():
-    lat, where, end = timeline.paced([0, 0, 1], [1.0, 1.0, 1.0], [0.0] * 3, 2, gap_ms=0.5)
-    assert lat == [1.0, 1.5, 1.0] and where == [0, 0, 1] and end == 2.0
+    assert timeline.paced([0, 0, 1], [1.0, 1.0, 1.0], [], 2, gap_ms=0.5) == [1.0, 1.5, 1.0]
 
 
 def test_background_jobs_queue_one_at_a_time_and_hold_their_server():
-    # two compactions on server 0, then a request to it: the request waits for both
-    elapsed, used = timeline.closed_loop([0, 0, 0], [0.0, 0.0, 1.0], [5.0, 5.0, 0.0], 2,
-                                         threads=4)
-    assert elapsed == 11.0 and used == [11.0, 0.0]
-    # on another server, a request does not wait for them
-    elapsed, _ = timeline.closed_loop([0, 0, 1], [0.0, 0.0, 1.0], [5.0, 5.0, 0.0], 2, threads=4)
-    assert elapsed == 10.0
+    # two compactions queued on server 0 before a request to it: it waits for both
+    jobs = [(0, 0, 5.0), (0, 0, 5.0)]
+    assert timeline.closed_loop([0], [1.0], jobs, 2, threads=4) == 11.0
+    assert timeline.paced([0], [1.0], jobs, 2, gap_ms=1.0) == [11.0]
+    # a request to another server does not wait for them
+    assert timeline.closed_loop([1], [1.0], jobs, 2, threads=4) == 10.0
+    assert timeline.paced([1], [1.0], jobs, 2, gap_ms=1.0) == [1.0]
+    # a job queued after a request starts when that request was issued, behind it
+    assert timeline.closed_loop([0], [1.0], [(1, 0, 5.0)], 2, threads=4) == 6.0
 
 
-# --- the log, against the metrics --------------------------------------------------------------------
+# --- the log, against the metrics ------------------------------------------------------
 def test_the_log_adds_up_to_the_servers_counters():
     c = hsim.Cluster(region_servers=2, config=Config().scaled(1 / 1024))
     c.record_requests()
     c.admin.create_table("t", ["f"], split_keys=[b"r05000"])
     t = c.table("t")
     rng = random.Random(7)
-    for i in range(6000):
+    for _ in range(6000):
         t.put(b"r%05d" % rng.randrange(10000), {b"f:q": b"v" * 120})
-    for i in range(300):
+    for _ in range(300):
         t.get(b"r%05d" % rng.randrange(10000))
     rows = sum(1 for _ in t.scan(caching=500))
     c.admin.major_compact("t")
     c.run_compaction_chore()
     sums = {}
-    for e in c.master.request_log.entries:
+    for e in c.master.request_log:
         acc = sums.setdefault(e[0], [0] * len(FIELDS))
         for i, v in enumerate(e[1:]):
             acc[i] += v
@@ -116,7 +116,7 @@ def _import(servers: int, shuffle: bool, n: int = 24000) -> float:
         if i % (n // 20) == 0:
             c.admin.balance()
     loads = [ServerLoad(s.name) for s in c.region_servers]
-    return CostModel().evaluate(loads, requests=log.entries).makespan_ms
+    return CostModel().evaluate(loads, requests=log).makespan_ms
 
 
 @pytest.mark.slow
@@ -169,7 +169,7 @@ def _full_scan(block_size: int):
     log = c.record_requests()
     mark = log.mark()
     assert sum(1 for _ in t.scan(caching=1000)) == 20000
-    entries = log.entries[mark:]
+    entries = log.since(mark)
     loads = [ServerLoad(s.name) for s in c.region_servers]
     total = {f: sum(e[1 + i] for e in entries) for i, f in enumerate(FIELDS)}
     return CostModel().evaluate(loads, requests=entries), total
