@@ -15,8 +15,7 @@ under [key][Long.MAX_VALUE - timestamp] and answer each question with one Scan f
 entity's key (or from its key and the reversed time) that stops at the first row. The other
 tests use one-region tables (splitting off), so what each store keeps stays in view, and
 compact only when the scenario asks (a minor compaction that takes every file is promoted to a
-major one, which would drop deleted cells
-at a moment that depends on the flush sizes).
+major one, which would drop deleted cells at a moment that depends on the flush sizes).
 """
 
 from hsim.scenario import Scenario
