@@ -259,7 +259,8 @@ class CostModel:
         total = sum(reqs)
         if ops is None:
             ops = total
-        elapsed = timeline.closed_loop(requests.where, fg, jobs, k, self.client_threads)
+        elapsed = timeline.closed_loop(requests.where, fg, jobs, k, self.client_threads,
+                                       requests.stretches(self.client_threads))
         throughput = ops * 1000.0 / elapsed if elapsed > 0 else 0.0
         offered = (self.reference_utilization * throughput if offered_ops_per_s is None
                    else float(offered_ops_per_s))

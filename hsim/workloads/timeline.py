@@ -23,6 +23,7 @@ Both take the requests as (servers, service times) and the background jobs as
 from __future__ import annotations
 
 import heapq
+from itertools import accumulate
 
 
 class Logged:
@@ -33,7 +34,7 @@ class Logged:
     each set of prices that differ on the counts present."""
 
     __slots__ = ("names", "where", "request_counts", "jobs", "job_counts", "totals", "present",
-                 "priced")
+                 "priced", "_stretches")
 
     def __init__(self, entries, names: list):
         import numpy as np
@@ -58,33 +59,67 @@ class Logged:
         self.totals = [counts[at == s].sum(axis=0).tolist() for s in range(len(self.names))]
         self.present = counts.any(axis=0).tolist() if n else []  # columns with any count
         self.priced: dict = {}
+        self._stretches: dict = {}
 
     def __len__(self) -> int:
         return len(self.where) + len(self.jobs)
 
+    def stretches(self, threads: int) -> list:
+        """`runs` of the requests for `threads` client threads (found once)."""
+        if threads not in self._stretches:
+            jobs = [(before, s, 0.0) for before, s in self.jobs]
+            self._stretches[threads] = runs(self.where, jobs, 2 * threads)
+        return self._stretches[threads]
 
-def closed_loop(where: list, fg: list, jobs: list, n_servers: int, threads: int) -> float:
+
+def runs(where: list, jobs: list, least: int) -> list:
+    """(start, stop) of each stretch of at least `least` consecutive requests on one server with
+    no background job queued inside it: where a hot server holds every client thread."""
+    cuts = {before for before, _, _ in jobs}
+    out, start = [], 0
+    for k in range(1, len(where) + 1):
+        if k == len(where) or where[k] != where[start] or k in cuts:
+            if k - start >= least:
+                out.append((start, k))
+            start = k
+    return out
+
+
+def closed_loop(where: list, fg: list, jobs: list, n_servers: int, threads: int,
+                stretches: list = ()) -> float:
     """The elapsed ms of requests (request k on server where[k], fg[k] ms of service) made by
     `threads` client threads, with background `jobs` (before, server, ms) on the servers'
-    compaction queues."""
-    free = [0.0] * max(1, threads)  # when each client thread is next free (a heap)
+    compaction queues. `stretches`: `runs(where, jobs, 2 * threads)`, taken in one step where
+    their server is the bottleneck (busy past every thread's next issue: each request then
+    starts when the one before it ends, so only the sums matter)."""
+    c = max(1, threads)
+    free = [0.0] * c  # when each client thread is next free (a heap)
     busy = [0.0] * n_servers  # each server's busy-until clock
     queue = [0.0] * n_servers  # each server's compaction queue: busy until
     replace = heapq.heapreplace
+    sums = list(accumulate(fg, initial=0.0)) if stretches else ()
     k, now = 0, 0.0
-    for before, s, ms in jobs + [(len(where), None, 0.0)]:
-        for srv, f in zip(where[k:before], fg[k:before]):  # the requests up to the job
+    marks = sorted([(before, 0, s, ms) for before, s, ms in jobs]
+                   + [(a, 1, b, 0.0) for a, b in stretches] + [(len(where), 2, None, 0.0)])
+    for at, kind, s, ms in marks:
+        for srv, f in zip(where[k:at], fg[k:at]):  # one request at a time up to the mark
             now = free[0]
             b = busy[srv]
             end = (b if b > now else now) + f
             busy[srv] = end
             replace(free, end)
-        k = before
-        if s is not None:  # queued when the request before it was issued
+        k = at
+        if kind == 0:  # a job, queued when the request before it was issued
             start = queue[s] if queue[s] > now else now
             if busy[s] > start:
                 start = busy[s]
             busy[s] = queue[s] = start + ms
+        elif kind == 1 and busy[where[at]] >= max(free):  # a stretch [at, s) on a bottleneck
+            srv, b, base = where[at], busy[where[at]], sums[at]
+            now = b + sums[s - c] - base  # the last issue: when the c-th last request before ended
+            free = [b + sums[j] - base for j in range(s - c + 1, s + 1)]  # increasing: a heap
+            busy[srv] = free[-1]
+            k = s
     return max(busy, default=0.0)
 
 

@@ -51,6 +51,22 @@ def test_background_jobs_queue_one_at_a_time_and_hold_their_server():
     assert timeline.closed_loop([0], [1.0], [(1, 0, 5.0)], 2, threads=4) == 6.0
 
 
+def test_a_stretch_on_a_bottleneck_server_taken_in_one_step_gives_the_same_time():
+    for trial in range(200):
+        rng = random.Random(trial)
+        n, k, c = rng.randrange(1, 2000), rng.randrange(1, 5), rng.choice([1, 2, 4, 16])
+        where = []
+        while len(where) < n:
+            where += [rng.randrange(k)] * rng.choice([1, 3, 50, 400])
+        where = where[:n]
+        fg = [rng.choice([0.8, 0.81, 8.7, 0.05]) for _ in range(n)]
+        jobs = sorted((rng.randrange(n + 1), rng.randrange(k), rng.random() * 50)
+                      for _ in range(rng.randrange(5)))
+        one_by_one = timeline.closed_loop(where, fg, jobs, k, c)
+        stretched = timeline.closed_loop(where, fg, jobs, k, c, timeline.runs(where, jobs, 2 * c))
+        assert stretched == pytest.approx(one_by_one, rel=1e-9)
+
+
 # --- the log, against the metrics ------------------------------------------------------
 def test_the_log_adds_up_to_the_servers_counters():
     c = hsim.Cluster(region_servers=2, config=Config().scaled(1 / 1024))
