@@ -72,6 +72,7 @@ class Run:
         self.done = 0
         self._cluster = None
         self._log = None
+        self._prepared: dict = {}  # (mark, end) -> Logged
         self.requests: list | None = None  # the client calls, when recording for --target
         self._on_progress = on_progress
         self._sample_points = sample_points
@@ -206,6 +207,17 @@ class Run:
             return None
         return self._log.since(getattr(since, "mark", 0))
 
+    def prepared(self, since: list[ServerLoad] | None = None) -> Logged | None:
+        """`logged(since)` made ready for the cost model, once per stretch of the log (the
+        figures a run records and its summary often price the same stretch)."""
+        if self._log is None:
+            return None
+        key = (getattr(since, "mark", 0), self._log.mark())
+        if key not in self._prepared:
+            self._prepared[key] = Logged(self._log.since(key[0]),
+                                         [s.name for s in self._cluster.region_servers])
+        return self._prepared[key]
+
     def io(self, since: list[ServerLoad] | None = None) -> dict:
         """The cluster's counts summed over servers (since an earlier `loads()`)."""
         loads = _delta(self.loads(), since)
@@ -216,7 +228,7 @@ class Run:
         """What the cost model makes of the work done (since an earlier `loads()`)."""
         return self.cost_model.evaluate(_delta(self.loads(), since), ops=ops,
                                         offered_ops_per_s=offered_ops_per_s,
-                                        requests=self.logged(since))
+                                        requests=self.prepared(since))
 
     def record_cost(self, key: str, since: list[ServerLoad] | None = None, *,
                     ops: int | None = None, measure: str = "makespan_ms", per: float = 1,
@@ -226,7 +238,8 @@ class Run:
         divided by `per`. The counts are kept, so a sensitivity sweep re-prices this metric
         under other unit costs without re-running anything."""
         return self.record_priced(key, _delta(self.loads(), since), ops=ops, measure=measure,
-                                  per=per, label=label, unit=unit, requests=self.logged(since))
+                                  per=per, label=label, unit=unit,
+                                  requests=self.prepared(since))
 
     def record_priced(self, key: str, loads: list[ServerLoad], *, ops: int | None = None,
                       measure: str = "makespan_ms", per: float = 1, label: str | None = None,
@@ -234,8 +247,8 @@ class Run:
         """record_cost of counts the scenario gathered itself (e.g. only the Gets that hit);
         `requests`: the request log entries they came from (`logged`), to lay them out on the
         timeline (without them, they are priced from the totals)."""
-        if requests is not None:  # made ready once: a sensitivity sweep re-prices them
-            requests = Logged(requests, [x.server for x in loads])
+        if requests is not None and not isinstance(requests, Logged):  # made ready once: a
+            requests = Logged(requests, [x.server for x in loads])  # sweep re-prices them
         loads = Loads(loads, requests=requests)
         self.priced[key] = (loads, ops, measure, per)
         value = price(self.cost_model, loads, ops, measure, per)

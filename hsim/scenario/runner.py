@@ -180,7 +180,7 @@ def _run_variant(scenario, variant, index, count, ops, seed, scale, servers, par
     try:
         scenario.run_fn(ctx, variant)
         ctx.sample()
-        summary = cluster_summary(ctx.cluster, ctx.cost_model, ctx.done, ctx.logged()) \
+        summary = cluster_summary(ctx.cluster, ctx.cost_model, ctx.done, ctx.prepared()) \
             if ctx.has_cluster else None
     except ScenarioError:
         raise
