@@ -235,17 +235,19 @@ class CostModel:
             requests = timeline.Logged(requests, [x.server for x in loads])
         fw, bw = self._weights()
         # prices of counts the entries do not have cannot change the result
-        key = (tuple(w for w, p in zip(fw, requests.present) if p),
-               tuple(w for w, p in zip(bw, requests.present) if p),
-               self.client_threads, self.reference_utilization, ops, offered_ops_per_s, latency)
+        prices = (tuple(w for w, p in zip(fw, requests.present) if p),
+                  tuple(w for w, p in zip(bw, requests.present) if p), self.client_threads)
+        key = prices + (self.reference_utilization, ops, offered_ops_per_s, latency)
         report = requests.priced.get(key)
         if report is None:
             report = requests.priced[key] = self._lay_out(requests, fw, bw, ops,
-                                                          offered_ops_per_s, latency)
+                                                          offered_ops_per_s, latency, prices)
         return report
 
-    def _lay_out(self, requests, fw, bw, ops, offered_ops_per_s, latency) -> CostReport:
-        """The CostReport of `requests` (a timeline.Logged) at per-count prices fw, bw."""
+    def _lay_out(self, requests, fw, bw, ops, offered_ops_per_s, latency,
+                 prices) -> CostReport:
+        """The CostReport of `requests` (a timeline.Logged) at per-count prices fw, bw (the
+        elapsed time is kept per `prices`: it does not depend on ops or the offered rate)."""
         import numpy as np
 
         from hsim.workloads import timeline
@@ -259,8 +261,11 @@ class CostModel:
         total = sum(reqs)
         if ops is None:
             ops = total
-        elapsed = timeline.closed_loop(requests.where, fg, jobs, k, self.client_threads,
-                                       requests.stretches(self.client_threads))
+        elapsed = requests.elapsed.get(prices)
+        if elapsed is None:
+            elapsed = requests.elapsed[prices] = timeline.closed_loop(
+                requests.where, fg, jobs, k, self.client_threads,
+                requests.stretches(self.client_threads))
         throughput = ops * 1000.0 / elapsed if elapsed > 0 else 0.0
         offered = (self.reference_utilization * throughput if offered_ops_per_s is None
                    else float(offered_ops_per_s))

@@ -31,10 +31,10 @@ class Logged:
     re-prices the same entries under other unit costs): the servers' names, each entry's
     server index, its counts as a matrix, which entries are requests and which background
     jobs, and each server's totals. `priced` keeps what the cost model made of them under
-    each set of prices that differ on the counts present."""
+    each set of prices that differ on the counts present, `elapsed` the closed loop's time."""
 
     __slots__ = ("names", "where", "request_counts", "jobs", "job_counts", "totals", "present",
-                 "priced", "_stretches")
+                 "priced", "elapsed", "_stretches")
 
     def __init__(self, entries, names: list):
         import numpy as np
@@ -59,6 +59,7 @@ class Logged:
         self.totals = [counts[at == s].sum(axis=0).tolist() for s in range(len(self.names))]
         self.present = counts.any(axis=0).tolist() if n else []  # columns with any count
         self.priced: dict = {}
+        self.elapsed: dict = {}  # the closed loop's elapsed ms, per set of prices
         self._stretches: dict = {}
 
     def __len__(self) -> int:
