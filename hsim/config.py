@@ -151,6 +151,9 @@ class Config:
     bytes_per_checksum: int = 16384  # hbase.hstore.bytes.per.checksum
     # Block cache (LruBlockCache, CacheConfig)
     block_cache_size: int = 400 * MiB  # hfile.block.cache.size = 0.4 of a 1 GiB heap
+    # Scans (ScanInfo): switch a store scanner from pread to a streaming read past this many
+    # bytes; None: 4 x the family's BLOCKSIZE, ScanInfo's default
+    storescanner_pread_max_bytes: int | None = None  # hbase.storescanner.pread.max.bytes
     # Client and Thrift server limits (ConnectionUtils.validatePut, ThriftServerRunner)
     keyvalue_max_size: int = 10 * MiB  # hbase.client.keyvalue.maxsize (<= 0: no limit)
     scanner_timeout_ms: int = 60_000  # hbase.client.scanner.timeout.period

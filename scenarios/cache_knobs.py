@@ -21,6 +21,11 @@ than that misses more. And a Get of one column of a wide row reseeks to that col
 StoreScanner does (the row's first block for its delete markers, then the column's block), but
 a row of `columns` items spans only a few blocks, so the saving against reading the whole row
 stays under the claim's half: "skip to the right column" pays off on rows many blocks wide.
+
+The block-size claim no longer holds since the cost model streams a long scan after
+hbase.storescanner.pread.max.bytes (4 blocks, as HBase's StoreScanner does) and prices the
+rest by bandwidth (issue 35): a cold full scan of 4 KiB blocks is no slower per MB than of
+64 KiB ones, so only the index and cells-per-block parts of the claim stand.
 """
 
 from hsim.filters import QualifierFilter

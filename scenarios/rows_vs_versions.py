@@ -12,10 +12,10 @@ latest reading of an entity, its reading as of a past time, and its whole histor
 are done as an HBase user keeping history would: VERSIONS => Integer.MAX_VALUE, each reading
 put with its own timestamp, the as-of query a Get with a time range. Rows put each reading
 under [key][Long.MAX_VALUE - timestamp] and answer each question with one Scan from the
-entity's key (or from its key and the reversed time) that stops at the first row. The other tests use one-region tables (splitting off), so
-what each store keeps stays in view, and compact only when the scenario asks (a minor
-compaction that takes every file is promoted to a major one, which would drop deleted cells
-at a moment that depends on the flush sizes).
+entity's key (or from its key and the reversed time) that stops at the first row. The other
+tests use one-region tables (splitting off), so what each store keeps stays in view, and
+compact only when the scenario asks (a minor compaction that takes every file is promoted to a
+major one, which would drop deleted cells at a moment that depends on the flush sizes).
 """
 
 from hsim.scenario import Scenario

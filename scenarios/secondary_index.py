@@ -12,6 +12,10 @@ rounds: `updates_per_query` users move to another city, a periodic job runs when
 `rebuild_every` updates: a full scan of the users, as the book's MapReduce job would), and one
 query asks for a city's users. Costs are split by phase (writes and jobs vs queries) from the
 cluster's counts; answers are compared with the truth the driver keeps.
+
+The filter query's claim holds since the cost model prices the rows a read examines, not only
+those it returns (issue 35): the full scan pays for every user row its filter drops, which it
+did not before.
 """
 
 from hsim.filters import BinaryComparator, SingleColumnValueFilter
@@ -82,6 +86,8 @@ def run(ctx, variant):
     space = {name: table_bytes(ctx, name) for name in tables}
 
     writes, reads = _zero(ctx), _zero(ctx)
+    logged_writes = logged_reads = ctx.logged(ctx.loads())  # their request log entries (none
+    # yet), for the timeline
     updates = since_job = stale = 0
     returned = 0
     for _ in range(rounds):
@@ -103,11 +109,13 @@ def run(ctx, variant):
             _job(ctx, kind, users, index, p)
             since_job = 0
         writes = _add(writes, ctx.loads(), before)
+        logged_writes = logged_writes + ctx.logged(before)
         city = rng.randrange(p["cities"])
         want = {_uid(n) for n, c in truth.items() if c == city}
         before = ctx.loads()
         got, size = _query(kind, variant, users, index, _city(city))
         reads = _add(reads, ctx.loads(), before)
+        logged_reads = logged_reads + ctx.logged(before)
         returned += size
         stale += (got != len(want)) if kind == "summary" else (got != want)
         ctx.tick()
@@ -116,10 +124,11 @@ def run(ctx, variant):
     ctx.record("requests_per_update", (io_w["read_requests"] + io_w["write_requests"])
                / updates, "server requests per update (jobs included)")
     ctx.record_priced("write_ms_per_update", writes, ops=updates, per=updates,
+                      requests=logged_writes,
                       label="simulated server time per update (jobs included)")
     ctx.record("rows_scanned_per_update", io_w["scan_rows"] / updates,
                "rows read per update (jobs included)")
-    ctx.record_priced("ms_per_query", reads, ops=rounds, per=rounds,
+    ctx.record_priced("ms_per_query", reads, ops=rounds, per=rounds, requests=logged_reads,
                       label="simulated server time per query")
     ctx.record("blocks_per_query", (io_r["cache_hits"] + io_r["blocks_read_from_disk"])
                / rounds, "data blocks read per query")

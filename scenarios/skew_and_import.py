@@ -11,6 +11,12 @@ policy (SteppingSplitPolicy at the scaled sizes); the balancer runs every twenti
 as HBase's balancer chore would, so daughters spread over the servers. Managed tables are
 pre-split into `regions` regions at the quantiles of a sample of earlier keys (for
 timestamps: yesterday's) with splitting off. Every variant of a test writes the same records.
+
+Write throughput comes from the cost model's timeline (issue 35): in key order every client
+waits on the one server holding the last region, so the sorted import runs at one server's
+pace however its regions spread over the run; before, it was credited with that spread and
+priced like the randomized import, so the randomizing claim now also asks for the faster
+import.
 """
 
 import bisect
@@ -210,7 +216,9 @@ scenario.claim(
     criterion=(metric("randomized_import", "window_busiest_region_share")
                < 0.5 * metric("sorted_import", "window_busiest_region_share"))
               & (metric("randomized_import", "max_server_write_share")
-                 < metric("sorted_import", "max_server_write_share")),
+                 < metric("sorted_import", "max_server_write_share"))
+              & (metric("randomized_import", "write_throughput")
+                 > metric("sorted_import", "write_throughput")),
     covers=(12,))
 
 scenario.claim(
@@ -256,7 +264,8 @@ scenario.claim(
                  <= 1.1 * metric("timestamp_auto", "write_throughput")),
     covers=(15,))
 
-scenario.line_chart("hot_region", "import: where each window's busiest region starts", "busiest region's start "
-                    "in the key space", xlabel="records written", ylabel="share of the keys before it")
+scenario.line_chart("hot_region", "import: where each window's busiest region starts",
+                    "busiest region's start in the key space", xlabel="records written",
+                    ylabel="share of the keys before it")
 scenario.bar_chart("server_share", "the busiest server's share of the writes",
                    ["max_server_write_share"])

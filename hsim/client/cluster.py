@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # what the annotations name; not imported at run time
     from hsim.clock import ManualClock, SystemClock
     from hsim.metrics import ClusterMetrics
     from hsim.regions.recovery import CrashReport
+    from hsim.regions.request_log import RequestLog
     from hsim.regions.region_server import RegionServer
     from typing import ContextManager
 
@@ -86,6 +87,16 @@ class Cluster:
         with self.lock:
             return self.master.metrics()
 
+    def record_requests(self) -> RequestLog:
+        """Start (or go on) keeping a RequestLog: every request and background job from now on,
+        in order, with what it read and wrote (the timeline of hsim.workloads prices it)."""
+        from hsim.regions.request_log import RequestLog
+
+        with self.lock:
+            if self.master.request_log is None:
+                self.master.request_log = RequestLog()
+            return self.master.request_log
+
     def check_invariants(self) -> None:
         """Raise AssertionError naming every broken invariant: regions tile each table's key
         space, every region is on the server that lists it, memstore cells and store files lie
@@ -123,17 +134,25 @@ class Cluster:
         with self.lock:
             now = self.clock.now()
             ran = 0
+            log = self.master.request_log
             for st in list(self.master.tables.values()):
                 for r in list(st.locator.regions):
                     for s in list(r.stores.values()):
                         if r.closed:
                             break
+                        c = s.counters
+                        read, written = c.compaction_bytes_read, c.compaction_bytes_written
                         try:
                             sel = s.compact(now)
                         except DiskIOError:  # the store is as it was; the next run retries
                             sel = None
                         if sel is not None:
                             ran += 1
+                            if log is not None and r.server is not None:
+                                log.background(r.server.name,
+                                               compacted_read=c.compaction_bytes_read - read,
+                                               compacted_written=c.compaction_bytes_written
+                                               - written)
                     if not r.closed:
                         r.check_split(now)
             return ran

@@ -37,6 +37,7 @@ class Master:
         self.tables: dict[str, TableState] = {}
         self._next_server = 0
         self.splits = 0
+        self.request_log = None  # a RequestLog while one is recorded (Cluster.record_requests)
         self.namespaces = {"default", "hbase"}  # the namespace table (user tables: default)
         self.moves = 0
         from hsim.regions.log_cleaner import LogCleaner

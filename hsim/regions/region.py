@@ -394,6 +394,9 @@ class Region:
         chosen = stores if force_all else flush_policy.stores_to_flush(stores, self.flush_size,
                                                                       self.config)
         flushed = []
+        requests = self._request_log()
+        if requests is not None:
+            written = sum(s.counters.bytes_flushed for s in chosen)
         scanners = list(self.scanners)
         smallest = min((sc.read_point for sc in scanners), default=None)
         failed = None
@@ -411,6 +414,9 @@ class Region:
                     sc.flushed(s.name, sf)
             self.memstore_changed(-before)
             flushed.append(s)
+        if requests is not None:
+            requests.background(self.server.name, flushed=sum(s.counters.bytes_flushed
+                                                              for s in chosen) - written)
         for s in flushed:
             self.compact_store(s, now)
         if failed is not None:
@@ -427,6 +433,9 @@ class Region:
         if not (major or user_requested) and not store.needs_compaction(now) and \
                 not store.has_references():
             return 0
+        requests = self._request_log()
+        c = store.counters
+        read, written = c.compaction_bytes_read, c.compaction_bytes_written
         try:
             sel = store.compact(now, major=major, user_requested=user_requested)
             if sel is not None:
@@ -437,7 +446,14 @@ class Region:
                     ran += 1
         except DiskIOError as e:  # CompactSplit logs a failed compaction; the store is as it was
             log.warning("%s: %s", self.name, e)
+        if requests is not None:
+            requests.background(self.server.name, compacted_read=c.compaction_bytes_read - read,
+                                compacted_written=c.compaction_bytes_written - written)
         return ran
+
+    def _request_log(self):
+        """The cluster's RequestLog while one is recorded (and the region is on a server)."""
+        return None if self.server is None else self.server.master.request_log
 
     def compact(self, now: int, major: bool = False, family: bytes | None = None) -> int:
         stores = [self.store(family)] if family is not None else list(self.stores.values())

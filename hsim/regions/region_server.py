@@ -72,7 +72,13 @@ class RegionServer:
         """One row mutation (a Mutate RPC): applied by the region, counted here."""
         if region.server is not self:
             self._not_serving(region)
-        cells = region.mutate(row, entries, now, durability)
+        log = self.master.request_log
+        if log is None:
+            cells = region.mutate(row, entries, now, durability)
+        else:
+            wal = self.wal.bytes_written
+            cells = region.mutate(row, entries, now, durability)
+            log.write(self.name, self.wal.bytes_written - wal)
         self.write_requests += 1
         if self.memstore_heap > self.config.global_memstore_size:
             self.check_global_memstore(region)
@@ -127,11 +133,15 @@ class RegionServer:
         if region.server is not self:
             self._not_serving(region)
         filtered = region.filtered_read_requests
+        log = self.master.request_log
+        before = None if log is None else log.before_read(region)
         if filt is None:  # no filter, no regex: no budget to keep
             cells = region.get(row, queries, now, io, filt, max_versions, limits)
         else:
             with regex_budget.scope(self.config.regex_budget_ms):
                 cells = region.get(row, queries, now, io, filt, max_versions, limits)
+        if log is not None:
+            log.read(self.name, region, before, 1)
         self.read_rpcs += 1
         self.read_requests += 1
         self.filtered_read_requests += region.filtered_read_requests - filtered
@@ -155,11 +165,15 @@ class RegionServer:
         batch = ScanMetrics()
         stores = [scanner.region.stores[f].counters.io for f in scanner.queries]
         block_bytes = sum(io.block_bytes_scanned for io in stores)
+        log = self.master.request_log
+        before = None if log is None else log.before_read(scanner.region)
         if scanner.filt is None:
             rows = scanner.next_rows(want, batch)
         else:
             with regex_budget.scope(self.config.regex_budget_ms):
                 rows = scanner.next_rows(want, batch)
+        if log is not None:
+            log.read(self.name, scanner.region, before, len(rows), scanner)
         self.read_rpcs += 1
         self.read_requests += len(rows)
         self.filtered_read_requests += batch.rows_filtered

@@ -23,6 +23,7 @@ from hsim.clock import TickingClock
 from hsim.config import Config
 from hsim.scenario.errors import ScenarioError
 from hsim.workloads.costmodel import LOAD_FIELDS, CostModel, CostReport, ServerLoad
+from hsim.workloads.timeline import Logged
 
 from typing import TYPE_CHECKING
 
@@ -70,6 +71,8 @@ class Run:
         self.timeline: list[dict] = []
         self.done = 0
         self._cluster = None
+        self._log = None
+        self._prepared: dict = {}  # (mark, end) -> Logged
         self.requests: list | None = None  # the client calls, when recording for --target
         self._on_progress = on_progress
         self._sample_points = sample_points
@@ -86,6 +89,7 @@ class Run:
 
             self._cluster = Cluster(region_servers=self.servers, config=self.config,
                                     clock=self.clock)
+            self._log = self._cluster.record_requests()  # the cost model's timeline
             for watch in CLUSTER_WATCHERS:
                 watch(self._cluster)
         return self._cluster
@@ -188,10 +192,31 @@ class Run:
 
     # --- cost -----------------------------------------------------------------------------------
     def loads(self) -> list[ServerLoad]:
-        """Each region server's counts so far, as the cost model takes them."""
+        """Each region server's counts so far, as the cost model takes them; it also marks
+        where the run's request log stands, so a cost `since` it is laid out on the timeline
+        from there."""
         if self._cluster is None:
-            return []
-        return [ServerLoad.from_metrics(s) for s in self._cluster.metrics().servers]
+            return Loads([], 0)
+        return Loads([ServerLoad.from_metrics(s) for s in self._cluster.metrics().servers],
+                     self._log.mark())
+
+    def logged(self, since: list[ServerLoad] | None = None) -> list | None:
+        """The request log's entries since an earlier `loads()` (all of them when None), or
+        None when the run has no cluster."""
+        if self._log is None:
+            return None
+        return self._log.since(getattr(since, "mark", 0))
+
+    def prepared(self, since: list[ServerLoad] | None = None) -> Logged | None:
+        """`logged(since)` made ready for the cost model, once per stretch of the log (the
+        figures a run records and its summary often price the same stretch)."""
+        if self._log is None:
+            return None
+        key = (getattr(since, "mark", 0), self._log.mark())
+        if key not in self._prepared:
+            self._prepared[key] = Logged(self._log.since(key[0]),
+                                         [s.name for s in self._cluster.region_servers])
+        return self._prepared[key]
 
     def io(self, since: list[ServerLoad] | None = None) -> dict:
         """The cluster's counts summed over servers (since an earlier `loads()`)."""
@@ -212,7 +237,8 @@ class Run:
              offered_ops_per_s: float | None = None) -> CostReport:
         """What the cost model makes of the work done (since an earlier `loads()`)."""
         return self.cost_model.evaluate(_delta(self.loads(), since), ops=ops,
-                                        offered_ops_per_s=offered_ops_per_s)
+                                        offered_ops_per_s=offered_ops_per_s,
+                                        requests=self.prepared(since))
 
     def record_cost(self, key: str, since: list[ServerLoad] | None = None, *,
                     ops: int | None = None, measure: str = "makespan_ms", per: float = 1,
@@ -222,13 +248,19 @@ class Run:
         divided by `per`. The counts are kept, so a sensitivity sweep re-prices this metric
         under other unit costs without re-running anything."""
         return self.record_priced(key, _delta(self.loads(), since), ops=ops, measure=measure,
-                                  per=per, label=label, unit=unit)
+                                  per=per, label=label, unit=unit,
+                                  requests=self.prepared(since))
 
     def record_priced(self, key: str, loads: list[ServerLoad], *, ops: int | None = None,
                       measure: str = "makespan_ms", per: float = 1, label: str | None = None,
-                      unit: str = "ms") -> float:
-        """record_cost of counts the scenario gathered itself (e.g. only the Gets that hit)."""
-        self.priced[key] = (list(loads), ops, measure, per)
+                      unit: str = "ms", requests: list | None = None) -> float:
+        """record_cost of counts the scenario gathered itself (e.g. only the Gets that hit);
+        `requests`: the request log entries they came from (`logged`), to lay them out on the
+        timeline (without them, they are priced from the totals)."""
+        if requests is not None and not isinstance(requests, Logged):  # made ready once: a
+            requests = Logged(requests, [x.server for x in loads])  # sweep re-prices them
+        loads = Loads(loads, requests=requests)
+        self.priced[key] = (loads, ops, measure, per)
         value = price(self.cost_model, loads, ops, measure, per)
         self.record(key, value, label, unit)
         return value
@@ -247,14 +279,28 @@ class Run:
                 from None
 
 
+class Loads(list):
+    """ServerLoads, with where the request log stood (`mark`, from `Run.loads`) or the log
+    entries they were counted from (`requests`, for a priced figure)."""
+
+    def __init__(self, loads, mark: int = 0, requests: list | None = None):
+        super().__init__(loads)
+        self.mark = mark
+        self.requests = requests
+
+
 def price(model: CostModel, loads, ops, measure: str, per: float = 1) -> float:
-    """One priced figure of a run's counts under `model`."""
+    """One priced figure of a run's counts under `model` (on the timeline when `loads` carries
+    its request log entries)."""
+    requests = getattr(loads, "requests", None)
+    latency = measure.startswith("p") or measure == "mean_latency_ms"
+    report = model.evaluate(loads, ops=ops, requests=requests, latency=latency)
     if measure.startswith("p") and measure[1:].isdigit():
-        value = model.evaluate(loads, ops=ops).latency_percentile(float(measure[1:]))
+        value = report.latency_percentile(float(measure[1:]))
     elif measure == "foreground_ms":  # the servers' time serving requests, queueing left out
-        value = sum(model.foreground_ms(x) for x in loads)
+        value = sum(s.foreground_ms for s in report.servers)
     else:
-        value = getattr(model.evaluate(loads, ops=ops), measure)
+        value = getattr(report, measure)
     return value / per if per else value
 
 

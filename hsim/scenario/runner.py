@@ -209,7 +209,7 @@ def _run_variant(scenario, variant, job: VariantJob, on_progress, cost_model,
     try:
         scenario.run_fn(ctx, variant)
         ctx.sample()
-        summary = cluster_summary(ctx.cluster, ctx.cost_model, ctx.done) \
+        summary = cluster_summary(ctx.cluster, ctx.cost_model, ctx.done, ctx.prepared()) \
             if ctx.has_cluster else None
     except ScenarioError:
         raise

@@ -15,7 +15,8 @@ def short_server(name: str) -> str:
     return name.split(".", 1)[0]
 
 
-def cluster_summary(cluster, cost_model: CostModel, ops: int) -> dict:
+def cluster_summary(cluster, cost_model: CostModel, ops: int, requests: list | None = None) -> dict:
+    """`requests`: the run's request log entries, to lay the whole run out on the timeline."""
     m = cluster.metrics()
     servers = [{
         "name": short_server(s.name),
@@ -41,7 +42,8 @@ def cluster_summary(cluster, cost_model: CostModel, ops: int) -> dict:
         "store_files": r.store_files,
         "store_file_bytes": r.store_file_bytes,
     } for r in sorted(m.regions, key=lambda r: (r.table, r.start_key))]  # key order
-    cost = cost_model.evaluate([ServerLoad.from_metrics(s) for s in m.servers], ops=ops or None)
+    cost = cost_model.evaluate([ServerLoad.from_metrics(s) for s in m.servers], ops=ops or None,
+                               requests=requests)
     return {
         "servers": servers,
         "regions": regions,

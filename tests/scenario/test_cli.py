@@ -7,6 +7,7 @@ import pytest
 
 from hsim.cli import main
 from hsim.scenario.loader import scenario_files
+from hsim.workloads.costmodel import CostModel
 
 SCENARIOS = ["bloom_filters", "cache_knobs", "column_families", "compaction_io", "counters",
              "hotspotting", "index_size", "key_encoding", "log_data", "lookup_patterns",
@@ -82,8 +83,9 @@ def test_run_writes_the_report_files(capsys, tiny, tmp_path):
     assert claim["detail"] == "two_regions.share = 1.04 < one_region.share = 2.00"
     seeds = [s for s in claim["sensitivity"] if s["vary"] == "seed"]
     assert len(seeds) == 2 and {"vary": "value", "value": "y", "verdict": "held"} in \
-        claim["sensitivity"] and len(claim["sensitivity"]) == 2 + 1 + 2 * 7
-    assert claim["robust"] is True and "robust: held at all 17 variations" in out
+        claim["sensitivity"] and len(claim["sensitivity"]) == 2 + 1 + 2 * len(CostModel.UNITS)
+    variations = 2 + 1 + 2 * len(CostModel.UNITS)
+    assert claim["robust"] is True and f"robust: held at all {variations} variations" in out
     md = (out_dir / "report.md").read_text()
     assert "# hsim scenario: tiny" in md and "**held**" in md
     assert "| hotspot | 2.00x |" in md
