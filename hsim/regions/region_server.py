@@ -118,9 +118,12 @@ class RegionServer:
         if region.server is not self:
             self._not_serving(region)
         reads, writes = region.read_requests, region.write_requests
+        log, wal = self.master.request_log, self.wal.bytes_written
         try:
             return op(region, *args)
         finally:
+            if log is not None:  # one Mutate RPC, priced as a write (its WAL bytes)
+                log.write(self.name, self.wal.bytes_written - wal)
             self.read_requests += region.read_requests - reads
             self.write_requests += region.write_requests - writes
             if self.memstore_heap > self.config.global_memstore_size:

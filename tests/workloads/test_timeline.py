@@ -163,7 +163,6 @@ def test_a_scan_is_priced_by_the_rows_it_examined_not_the_rows_it_returned(table
     assert filtered.makespan_ms >= 5 * few.makespan_ms
 
 
-@pytest.mark.xfail(strict=True, reason="needs server-side atomic ops (i34-server)")
 def test_an_increment_is_priced_as_one_rpc(table):
     c, t = table
     r = _priced(c, lambda: t.increment(b"r00001", b"f:n"))
