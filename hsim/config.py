@@ -74,6 +74,7 @@ _RANGES = {
     "wal_max_logs": _POSITIVE_INT,
     "wal_async_flush_interval_ms": _POSITIVE_INT,
     "wal_archive_ttl_ms": _LONG,
+    "storescanner_pread_max_bytes": _POSITIVE_LONG,
     "off_peak_start_hour": (-1, 23, "[]"),  # -1: no off-peak hours
     "off_peak_end_hour": (-1, 23, "[]"),
     "date_tiered_max_storefile_age_ms": _LONG,

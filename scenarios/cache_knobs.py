@@ -17,15 +17,17 @@ pressure at every --ops; `columns` is the wide row's width.
 Two findings. IN_MEMORY helps little when the hot family is read often: LruBlockCache already
 promotes a block read twice to the MULTI bucket (half the cache), where single-pass scans do
 not reach it; IN_MEMORY caps the family at the memory bucket (a quarter), so a family bigger
-than that misses more. And a Get of one column of a wide row reseeks to that column as HBase's
-StoreScanner does (the row's first block for its delete markers, then the column's block), but
-a row of `columns` items spans only a few blocks, so the saving against reading the whole row
-stays under the claim's half: "skip to the right column" pays off on rows many blocks wide.
+than that misses more. And a Get of one column of a wide row seeks straight
+to that column's block, as HBase's lazy seek does (StoreFileScanner.requestSeek: the row's
+first block is read only when the file may hold a DeleteFamily marker for the row), so one item
+of a wide row costs the same disk blocks as one item of a narrow row: "a wider row costs more
+to read one item from" does not hold for a Get of one column; a wider row costs more when it
+is read whole.
 
 The block-size claim no longer holds since the cost model streams a long scan after
 hbase.storescanner.pread.max.bytes (4 blocks, as HBase's StoreScanner does) and prices the
-rest by bandwidth (issue 35): a cold full scan of 4 KiB blocks is no slower per MB than of
-64 KiB ones, so only the index and cells-per-block parts of the claim stand.
+rest by bandwidth: a cold full scan of 4 KiB blocks is no slower per MB than of 64 KiB ones,
+so only the index and cells-per-block parts of the claim stand.
 """
 
 from hsim.filters import QualifierFilter

@@ -14,7 +14,7 @@ query asks for a city's users. Costs are split by phase (writes and jobs vs quer
 cluster's counts; answers are compared with the truth the driver keeps.
 
 The filter query's claim holds since the cost model prices the rows a read examines, not only
-those it returns (issue 35): the full scan pays for every user row its filter drops, which it
+those it returns: the full scan pays for every user row its filter drops, which it
 did not before.
 """
 

@@ -12,7 +12,7 @@ as HBase's balancer chore would, so daughters spread over the servers. Managed t
 pre-split into `regions` regions at the quantiles of a sample of earlier keys (for
 timestamps: yesterday's) with splitting off. Every variant of a test writes the same records.
 
-Write throughput comes from the cost model's timeline (issue 35): in key order every client
+Write throughput comes from the cost model's timeline: in key order every client
 waits on the one server holding the last region, so the sorted import runs at one server's
 pace however its regions spread over the run; before, it was credited with that spread and
 priced like the randomized import, so the randomizing claim now also asks for the faster

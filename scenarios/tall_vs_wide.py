@@ -8,9 +8,11 @@ most items, the power law of the seed's question), item ids counting up per user
 The table starts as one region and splits as it grows; its MAX_FILESIZE is 1/16 of the
 data, so a region holding more than that must split. Then the reads of the seed's question.
 
-hsim reads a whole row for a Get before applying a filter (HBase's StoreScanner seeks within
-the row), so the wide variant's "first 30 values" cost is an upper bound: the column-slice claim
-does not hold *in hsim* for that reason, a gap of the simulator, not a finding about HBase.
+A Get with a ColumnPaginationFilter stops where HBase's StoreScanner does (the filter's
+NEXT_ROW after the page), so the wide variant's "first 30 values" reads the blocks the page
+spans. A scanner keeps the block it ended a batch in for the next batch, as HBase's does, so
+the tall design's scan of a user's items reads no block twice; with that, the middle path is
+no longer the one that reads the fewest blocks for a whole list, and its claim does not hold.
 """
 
 

@@ -119,11 +119,12 @@ class RegionServer:
             self._not_serving(region)
         reads, writes = region.read_requests, region.write_requests
         log, wal = self.master.request_log, self.wal.bytes_written
+        before = None if log is None else log.before_read(region)
         try:
             return op(region, *args)
         finally:
-            if log is not None:  # one Mutate RPC, priced as a write (its WAL bytes)
-                log.write(self.name, self.wal.bytes_written - wal)
+            if log is not None:  # one Mutate RPC: its read inside the region and its write
+                log.read_write(self.name, region, before, self.wal.bytes_written - wal)
             self.read_requests += region.read_requests - reads
             self.write_requests += region.write_requests - writes
             if self.memstore_heap > self.config.global_memstore_size:

@@ -130,6 +130,16 @@ class RequestLog(LogSlice):
         blocks = min(disk, after)
         return blocks, disk_bytes * blocks // disk
 
+    def read_write(self, server: str, region, before: tuple, wal_bytes: int) -> None:
+        """One read-modify-write RPC (Increment, Append, checkAndMutate): a mutation whose
+        region read the row first; priced as one write request with the read's blocks, cells
+        and rows examined and the WAL bytes of its append."""
+        self.read(server, region, before, 0)
+        n = len(FIELDS)
+        entry = self.counts[-n:]
+        entry[0], entry[1], entry[FIELDS.index("wal_bytes")] = 0, 1, wal_bytes
+        self.counts[-n:] = entry
+
     def write(self, server: str, wal_bytes: int) -> None:
         """One mutation RPC; `wal_bytes`: what its WAL append wrote."""
         self.servers.append(server)

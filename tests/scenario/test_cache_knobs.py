@@ -39,7 +39,8 @@ def test_big_values_in_small_blocks_make_a_block_and_an_index_entry_per_cell(rep
 def test_width_compression_column_scans_and_the_ladder(report):
     r = report.results
     narrow, wide = r["narrow"], r["wide"]
-    assert wide["item_disk_blocks_per_get"] > narrow["item_disk_blocks_per_get"]
+    # lazy seek: one column of a wide row reads that column's block alone, as in a narrow row
+    assert wide["item_disk_blocks_per_get"] == narrow["item_disk_blocks_per_get"]
     assert narrow["item_warm_ms"] < narrow["item_cold_ms"] / 10
     # a Get of one column reseeks to it: fewer blocks than the whole row's
     assert wide["item_blocks_per_get"] < wide["user_blocks_per_read"]
