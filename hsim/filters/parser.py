@@ -29,62 +29,23 @@ from __future__ import annotations
 from hsim.cell import utf8
 from hsim.errors import FilterParseError, InvalidArgumentError
 from hsim.filters.base import Filter
-from hsim.filters.column_filters import (
-    ColumnCountGetFilter,
-    ColumnPaginationFilter,
-    ColumnPrefixFilter,
-    ColumnRangeFilter,
-    MultipleColumnPrefixFilter,
-    TimestampsFilter,
-)
-from hsim.filters.compare_filters import (
-    DependentColumnFilter,
-    FamilyFilter,
-    QualifierFilter,
-    RowFilter,
-    ValueFilter,
-)
-from hsim.filters.compare_op import CompareOperator
-from hsim.filters.comparators import (
-    BinaryComparator,
-    BinaryPrefixComparator,
-    RegexStringComparator,
-    SubstringComparator,
-)
 from hsim.filters.filter_list import FilterList
-from hsim.filters.row_filters import (
-    FirstKeyOnlyFilter,
-    InclusiveStopFilter,
-    KeyOnlyFilter,
-    PageFilter,
-    PrefixFilter,
-)
-from hsim.filters.value_filters import (
-    ColumnValueFilter,
-    SingleColumnValueExcludeFilter,
-    SingleColumnValueFilter,
-)
+from hsim.filters.filter_registry import FILTERS, ArgError
 from hsim.filters.wrappers import SkipFilter, WhileMatchFilter
 
 _LPAREN, _RPAREN, _QUOTE, _SPACE, _TAB, _COMMA = 0x28, 0x29, 0x27, 0x20, 0x09, 0x2C
 _PRECEDENCE = {"SKIP": 1, "WHILE": 1, "AND": 2, "OR": 3}
-_LONG_MAX = (1 << 63) - 1
 _MISMATCHED = "Mismatched parenthesis: ')' without a matching '('"
 _MISMATCHED_GROUP = (
     "Mismatched parenthesis: HBase's parser reduces only one precedence level of the group "
     "this ')' closes (e.g. '(A OR B AND C)' or '(A AND SKIP B)'); add parentheses around "
     "the tighter-binding part"
 )
-_INT_MIN, _INT_MAX = -(1 << 31), (1 << 31) - 1
 #: The longest filter string parsed (bytes, UTF-8), and the deepest filter tree built (a simple
 #: filter is 1 deep; each FilterList, SKIP or WHILE around it adds one). Both are hsim's limits:
 #: HBase bounds a filter string only by the request size, and Java's stack takes deeper trees.
 MAX_FILTER_LENGTH = 1 << 20
 MAX_FILTER_DEPTH = 100
-
-
-class _ArgError(Exception):
-    """A bad argument inside a simple filter; becomes a FilterParseError with position."""
 
 
 def parse_filter(filter_string: str | bytes) -> Filter:
@@ -140,7 +101,7 @@ def parse_filter(filter_string: str | bytes) -> Filter:
 
 def supported_filters() -> list[str]:
     """ParseFilter.getSupportedFilters: the names the language knows."""
-    return sorted(_FILTERS)
+    return sorted(FILTERS)
 
 
 # --- the operator-precedence machinery (ParseFilter.reduce / popArguments) -------------------
@@ -255,12 +216,12 @@ def _parse_simple_expression(expr: bytes, pos: int):
         raise _error("Incorrect Filter Name", pos)
     name = expr[:end].decode("utf-8", "replace")
     args = _filter_arguments(expr, pos)
-    create = _FILTERS.get(name)
+    create = FILTERS.get(name)
     if create is None:
         raise _error(f"Filter Name {name} not supported", pos)
     try:
         return create(args)
-    except _ArgError as e:
+    except ArgError as e:
         raise _error(f"{e} (in {name})", pos) from None
     except InvalidArgumentError as e:
         raise _error(f"{e.message} (in {name})", pos) from None
@@ -310,204 +271,3 @@ def _error(message: str, pos: int) -> FilterParseError:
     err = FilterParseError(f"{message} at position {pos}")
     err.position = pos
     return err
-
-
-# --- argument converters (ParseFilter.convertByteArrayTo*, createCompareOperator, ...) --------
-def _count(args, *allowed: int) -> None:
-    if len(args) not in allowed:
-        expected = " or ".join(str(a) for a in allowed)
-        raise _ArgError(f"Expected {expected} but got: {len(args)} arguments")
-
-
-def _text(arg: bytes) -> str:
-    return arg.decode("utf-8", "replace")
-
-
-def _quoted(arg: bytes) -> bytes:
-    if len(arg) < 2 or arg[0] != _QUOTE or arg[-1] != _QUOTE:
-        raise _ArgError(f"expected a quoted string, got {_text(arg)}")
-    return arg[1:-1]
-
-
-def _long(arg: bytes) -> int:
-    digits = arg[1:] if arg[:1] == b"-" else arg
-    if not digits.isdigit():  # bytes.isdigit is ASCII-only, like ParseFilter's check
-        raise _ArgError(f"Byte Array should only contain digits: expected a number, "
-                        f"got {_text(arg)}")
-    value = int(digits)
-    if value > _LONG_MAX:
-        raise _ArgError(f"Long Argument too large: {_text(arg)}")
-    return -value if arg[:1] == b"-" else value
-
-
-def _int(arg: bytes) -> int:
-    value = _long(arg)
-    if value > _INT_MAX:
-        raise _ArgError(f"Integer Argument too large: {_text(arg)}")
-    if value < _INT_MIN:
-        raise _ArgError(f"Integer Argument too small: {_text(arg)}")
-    return value
-
-
-def _bool(arg: bytes) -> bool:
-    word = arg.lower()
-    if word == b"true":
-        return True
-    if word == b"false":
-        return False
-    raise _ArgError(f"Incorrect Boolean Expression: expected true or false, got {_text(arg)}")
-
-
-def _operator(arg: bytes) -> CompareOperator:
-    for op in CompareOperator:
-        if op.value and arg == op.value.encode():
-            return op
-    raise _ArgError(f"Invalid compare operator {_text(arg)}: expected one of < <= = != >= >")
-
-
-_COMPARATORS = {
-    b"binary": BinaryComparator,
-    b"binaryprefix": BinaryPrefixComparator,
-    b"regexstring": lambda v: RegexStringComparator(v.decode("utf-8", "replace")),
-    b"substring": lambda v: SubstringComparator(v.decode("utf-8", "replace")),
-}
-
-
-def _comparator(arg: bytes):
-    spec = _quoted(arg)
-    colon = spec.find(b":")
-    if colon < 0:
-        raise _ArgError(f"Incorrect comparator {_text(spec)}: expected 'type:value'")
-    make = _COMPARATORS.get(spec[:colon])
-    if make is None:
-        raise _ArgError(f"Incorrect comparatorType {_text(spec[:colon])}: expected binary, "
-                        "binaryprefix, regexstring or substring")
-    return make(spec[colon + 1 :])
-
-
-def _check_op_for(op: CompareOperator, comparator) -> None:
-    if isinstance(comparator, (RegexStringComparator, SubstringComparator)) and op not in (
-        CompareOperator.EQUAL,
-        CompareOperator.NOT_EQUAL,
-    ):
-        raise _ArgError("A regexstring comparator and substring comparator can only be used "
-                        f"with EQUAL and NOT_EQUAL, not {op.value}")
-
-
-# --- createFilterFromArguments of each registered filter --------------------------------------
-def _compare_filter(cls):
-    def create(args):
-        _count(args, 2)
-        op = _operator(args[0])
-        comparator = _comparator(args[1])
-        _check_op_for(op, comparator)
-        return cls(op, comparator)
-
-    return create
-
-
-def _single_column_value(cls):
-    def create(args):
-        _count(args, 4, 6)
-        family, qualifier = _quoted(args[0]), _quoted(args[1])
-        op = _operator(args[2])
-        comparator = _comparator(args[3])
-        _check_op_for(op, comparator)
-        if len(args) == 6:
-            return cls(family, qualifier, op, comparator, _bool(args[4]), _bool(args[5]))
-        return cls(family, qualifier, op, comparator)
-
-    return create
-
-
-def _key_only(args):
-    _count(args, 0, 1)
-    return KeyOnlyFilter(_bool(args[0])) if args else KeyOnlyFilter()
-
-
-def _first_key_only(args):
-    _count(args, 0)
-    return FirstKeyOnlyFilter()
-
-
-def _one_quoted(cls):
-    def create(args):
-        _count(args, 1)
-        return cls(_quoted(args[0]))
-
-    return create
-
-
-def _column_count_get(args):
-    _count(args, 1)
-    return ColumnCountGetFilter(_int(args[0]))
-
-
-def _page(args):
-    _count(args, 1)
-    return PageFilter(_long(args[0]))
-
-
-def _column_pagination(args):
-    _count(args, 2)
-    return ColumnPaginationFilter(_int(args[0]), _int(args[1]))
-
-
-def _timestamps(args):
-    return TimestampsFilter([_long(a) for a in args])
-
-
-def _multiple_column_prefix(args):
-    return MultipleColumnPrefixFilter([_quoted(a) for a in args])
-
-
-def _column_range(args):
-    _count(args, 4)
-    lo, lo_incl = _quoted(args[0]), _bool(args[1])
-    hi, hi_incl = _quoted(args[2]), _bool(args[3])
-    return ColumnRangeFilter(lo or None, lo_incl, hi or None, hi_incl)
-
-
-def _dependent_column(args):
-    _count(args, 2, 3, 5)
-    family, qualifier = _quoted(args[0]), _quoted(args[1])
-    if len(args) == 2:
-        return DependentColumnFilter(family, qualifier)
-    drop = _bool(args[2])
-    if len(args) == 3:
-        return DependentColumnFilter(family, qualifier, drop)
-    return DependentColumnFilter(family, qualifier, drop, _operator(args[3]),
-                                 _comparator(args[4]))
-
-
-def _column_value(args):
-    _count(args, 4)
-    family, qualifier = _quoted(args[0]), _quoted(args[1])
-    op = _operator(args[2])
-    comparator = _comparator(args[3])
-    _check_op_for(op, comparator)
-    return ColumnValueFilter(family, qualifier, op, comparator)
-
-
-# ParseFilter's registry: the 19 filters of the language.
-_FILTERS = {
-    "KeyOnlyFilter": _key_only,
-    "FirstKeyOnlyFilter": _first_key_only,
-    "PrefixFilter": _one_quoted(PrefixFilter),
-    "ColumnPrefixFilter": _one_quoted(ColumnPrefixFilter),
-    "MultipleColumnPrefixFilter": _multiple_column_prefix,
-    "ColumnCountGetFilter": _column_count_get,
-    "PageFilter": _page,
-    "ColumnPaginationFilter": _column_pagination,
-    "InclusiveStopFilter": _one_quoted(InclusiveStopFilter),
-    "TimestampsFilter": _timestamps,
-    "RowFilter": _compare_filter(RowFilter),
-    "FamilyFilter": _compare_filter(FamilyFilter),
-    "QualifierFilter": _compare_filter(QualifierFilter),
-    "ValueFilter": _compare_filter(ValueFilter),
-    "ColumnRangeFilter": _column_range,
-    "SingleColumnValueFilter": _single_column_value(SingleColumnValueFilter),
-    "SingleColumnValueExcludeFilter": _single_column_value(SingleColumnValueExcludeFilter),
-    "DependentColumnFilter": _dependent_column,
-    "ColumnValueFilter": _column_value,
-}
