@@ -17,6 +17,7 @@ from hsim.clock import CLOCKS, DEFAULT_START_MS
 from hsim.errors import (HsimError, NamespaceNotFoundError, NoSuchColumnFamilyError,
                          TableExistsError, TableNotFoundError, UnknownRegionError)
 from hsim.shell import parser
+from hsim.shell.continuation import open_state
 from hsim.shell.formatter import Formatter, took
 from hsim.shell.registry import COMMANDS, ShellArgumentError
 from hsim.shell.table_ref import TableRef  # noqa: F401 - what `create` returns
@@ -107,7 +108,7 @@ class Shell:
         n = f"{self.prompt_name}:{self.line_no:03d}"
         if not self.buffer:
             return f"{n}:0> "
-        depth, quote = parser.open_state(self.buffer)
+        depth, quote = open_state(self.buffer)
         return f"{n}:{depth}{quote}" + " " if quote else f"{n}:{depth}* "
 
     def feed(self, line: str) -> bool:

@@ -3,8 +3,9 @@
 import pytest
 
 from hsim.shell.nodes import ArrayNode, Assign, BinOp, HashNode, Index, Statement, Var
-from hsim.shell.parser import (FOREVER, Incomplete, ShellSyntaxError, needs_more, open_state,
-                               parse, parse_statements, ruby_inspect, to_bytes)
+from hsim.shell.continuation import open_state
+from hsim.shell.parser import (FOREVER, Incomplete, ShellSyntaxError, needs_more, parse,
+                               parse_statements, ruby_inspect, to_bytes)
 
 
 def args(text):
