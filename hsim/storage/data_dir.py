@@ -29,38 +29,22 @@ import logging
 import os
 import shutil
 
-from hsim.engine.hfile_reader import HFileReader
-from hsim.engine.store_file import StoreFile
 from hsim.errors import (
-    CorruptHFileError,
-    DeserializationError,
     DiskIOError,
     FileSystemVersionError,
     TableInfoMissingError,
 )
 from hsim.regions.wal_codec import MAGIC, read_wal_file
 from hsim.storage import fs, layout, procedures, region_chain
+from hsim.storage.disk_files import (TableOnDisk, open_hfile, read_file, reference, regioninfo,
+                                     wal_order)
 from hsim.storage.dir_lock import LOCK_FILE, DirLock
 from hsim.storage.procedure_store import ProcedureStore
 from hsim.storage.layout import family_dir_name, table_dir, wal_dir, write_atomic
 from hsim.storage.wal_writer import WALWriter
 
 
-def _read(path: str) -> bytes:
-    with open(path, "rb") as f:
-        return f.read()
-
-
 log = logging.getLogger("hsim.storage")
-
-
-class _TableOnDisk:
-    __slots__ = ("desc", "enabled", "state_time", "split_keys", "regions")
-
-    def __init__(self, desc, enabled, state_time, split_keys):
-        self.desc, self.enabled, self.state_time = desc, enabled, state_time
-        self.split_keys = split_keys
-        self.regions: list = []  # (regioninfo dict, {family: [StoreFile]})
 
 
 class DataDir:
@@ -69,7 +53,7 @@ class DataDir:
 
     def __init__(self, root: str):
         self.root = os.path.abspath(root)
-        self.tables: list[_TableOnDisk] = []
+        self.tables: list[TableOnDisk] = []
         self.wal_cells: dict[str, list] = {}  # encoded region -> cells from old WALs
         self.old_wal_dirs: list[str] = []
         # (path, WALDamage) of each old WAL read only up to a bad entry (docs/durability.md)
@@ -111,7 +95,7 @@ class DataDir:
         if not os.path.isfile(vfile):
             raise FileSystemVersionError(
                 f"{root} is not empty and has no {layout.VERSION_FILE}: not an hsim data directory")
-        found = _read(vfile).decode("utf-8", "replace").strip()
+        found = read_file(vfile).decode("utf-8", "replace").strip()
         if found != layout.FORMAT_VERSION:
             raise FileSystemVersionError(
                 f"data directory {root} has format version {found!r}; this hsim reads "
@@ -130,14 +114,14 @@ class DataDir:
             start_code = server.rsplit(",", 1)[-1]
             if start_code.isdigit():  # the new servers' names must differ from the dead ones'
                 self.max_time = max(self.max_time, int(start_code))
-            for name in sorted(os.listdir(d), key=_wal_order):
+            for name in sorted(os.listdir(d), key=wal_order):
                 self._load_wal(os.path.join(d, name))
 
     def _load_wal(self, path: str) -> None:
         """One old WAL's edits, up to its first bad entry (ProtobufWALStreamReader: a torn tail
         is the end of the file; WALSplitter with skip.errors: a corrupt entry ends the file's
         replay, and the file is moved aside to corrupt/)."""
-        entries, damage, first_format = read_wal_file(_read(path))
+        entries, damage, first_format = read_wal_file(read_file(path))
         for region, _seq, when, cells in entries:
             self.wal_cells.setdefault(region, []).extend(cells)
             self.max_time = max(self.max_time, when)
@@ -149,10 +133,10 @@ class DataDir:
             (log.info if damage.kind == "torn" else log.warning)(
                 "WAL %s: replayed %d entries, then a %s", path, len(entries), damage)
 
-    def _load_table(self, tdir: str, config) -> _TableOnDisk:
+    def _load_table(self, tdir: str, config) -> TableOnDisk:
         info = os.path.join(tdir, ".tabledesc", layout.TABLEINFO)
         try:
-            t = _TableOnDisk(*layout.decode_descriptor(_read(info)))
+            t = TableOnDisk(*layout.decode_descriptor(read_file(info)))
         except FileNotFoundError:
             raise TableInfoMissingError(f"no table descriptor at {info}") from None
         except (ValueError, KeyError, TypeError, UnicodeDecodeError) as e:
@@ -164,14 +148,14 @@ class DataDir:
             if enc.startswith("."):
                 continue
             rdir = os.path.join(tdir, enc)
-            ri = _regioninfo(rdir)
+            ri = regioninfo(rdir)
             files = {}
             for fam, cf in t.desc.families.items():
                 fdir = os.path.join(rdir, family_dir_name(fam))
                 hfiles = {}
                 for name in sorted(os.listdir(fdir)) if os.path.isdir(fdir) else []:
                     if "." not in name:
-                        hfiles[name] = _open_hfile(os.path.join(fdir, name), cf, config)
+                        hfiles[name] = open_hfile(os.path.join(fdir, name), cf, config)
                         self.max_time = max(self.max_time, hfiles[name].create_time)
                 files[fam] = hfiles
             parents[enc] = files
@@ -185,7 +169,7 @@ class DataDir:
                 fdir = os.path.join(rdir, family_dir_name(fam))
                 refs = [n for n in sorted(os.listdir(fdir)) if "." in n] \
                     if os.path.isdir(fdir) else []
-                sfs = [_reference(os.path.join(fdir, n), n, fam, parents) for n in refs]
+                sfs = [reference(os.path.join(fdir, n), n, fam, parents) for n in refs]
                 sfs += files[fam].values()
                 for sf in sfs:
                     path = os.path.join(fdir, sf.name if sf.is_reference else sf.reader.name)
@@ -421,7 +405,7 @@ class DataDir:
             if rdir in keep_parents:
                 if self._regions[rdir] != "split":  # RegionInfo's split flag: offline parent
                     path = os.path.join(rdir, ".regioninfo")
-                    ri = layout.decode_json(_read(path))
+                    ri = layout.decode_json(read_file(path))
                     write_atomic(path, layout.encode_json({**ri, "split": True}))
                     self._regions[rdir] = "split"
                 continue
@@ -487,51 +471,6 @@ def desc_token(st) -> tuple:
     d = st.descriptor
     return (st.enabled, st.state_time, tuple(d.families.items()),
             tuple(v for k, v in vars(d).items() if k != "families"))
-
-
-def _regioninfo(rdir: str) -> dict:
-    path = os.path.join(rdir, ".regioninfo")
-    try:
-        ri = layout.decode_json(_read(path))
-        for key in ("table", "start_key", "end_key", "region_id", "encoded_name"):
-            ri[key]
-        return ri
-    except FileNotFoundError:
-        raise DeserializationError(f"no .regioninfo in {rdir}") from None
-    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as e:
-        raise DeserializationError(f"unreadable {path}: {e}") from None
-
-
-def _open_hfile(path: str, family, config) -> StoreFile:
-    data = _read(path)
-    try:
-        reader = HFileReader(data, os.path.basename(path), family, config)
-        for _ in reader.cells():  # every block decodes (HBase checks each block's checksum)
-            pass
-        return StoreFile(reader)
-    except Exception as e:  # whatever the reader trips on, the file is not an HFile
-        raise CorruptHFileError(
-            f"Problem reading HFile {path} ({len(data)} bytes): {type(e).__name__}: {e}"
-        ) from None
-
-
-def _reference(path: str, name: str, fam: bytes, parents: dict) -> StoreFile:
-    try:
-        ref = layout.decode_json(_read(path))
-        reader = parents[ref["parent"]][fam][ref["file"]].reader
-    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as e:
-        raise DeserializationError(f"reference {path} is unreadable or its file is gone: "
-                                   f"{e}") from None
-    return StoreFile(reader, lo=ref["lo"], hi=ref["hi"], name=name)
-
-
-def _wal_order(name: str):
-    """WAL files in the order they were written: <prefix>.<time>.<n>."""
-    parts = name.rsplit(".", 2)
-    try:
-        return (int(parts[-2]), int(parts[-1]))
-    except (ValueError, IndexError):
-        return (0, 0)
 
 
 def _archive_wal_dir(root: str, d: str, corrupt: set = frozenset()) -> None:
