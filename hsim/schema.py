@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
+from hsim.configuration_keys import FAMILY, TABLE
+from hsim.configuration_keys import validate as validate_configuration
 from hsim.errors import DoNotRetryError, InvalidArgumentError
 from hsim.keep_deleted_cells import KeepDeletedCells
 
@@ -34,8 +36,12 @@ class ColumnFamily:
     compression: str = "NONE"  # COMPRESSION
     in_memory: bool = False  # IN_MEMORY
     block_cache: bool = True  # BLOCKCACHE
+    # CONFIGURATION: the hsim-read keys of hsim.configuration_keys, text to text
+    configuration: dict = field(default_factory=dict, hash=False)
 
     def __post_init__(self):
+        object.__setattr__(self, "configuration", validate_configuration(self.configuration,
+                                                                         FAMILY))
         # Normalise the spellings the shell and happybase use.
         kd = KeepDeletedCells.of(self.keep_deleted_cells)
         if kd is not None:
@@ -128,6 +134,7 @@ _SHELL_NAMES = {
     "COMPRESSION": "compression",
     "IN_MEMORY": "in_memory",
     "BLOCKCACHE": "block_cache",
+    "CONFIGURATION": "configuration",
     "NAME": "name",
 }
 
@@ -196,8 +203,11 @@ class TableDescriptor:
     # TableDescriptor's other values (OWNER, PRIORITY, METADATA and CONFIGURATION entries,
     # ...): str -> str, kept and shown as HBase keeps them; nothing hsim models reads them
     values: dict = field(default_factory=dict)
+    # CONFIGURATION entries hsim reads (hsim.configuration_keys), text to text
+    configuration: dict = field(default_factory=dict)
 
     def __post_init__(self):
         validate_table_name(self.name)
+        self.configuration = validate_configuration(self.configuration, TABLE)
         if not self.families:
             raise DoNotRetryError("Table should have at least one column family.")
