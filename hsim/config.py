@@ -198,13 +198,6 @@ class Config:
             if want in (int, float):
                 _check_range(f.name, v)
 
-    @property
-    def initial_split_size(self) -> int:
-        """hbase.increasing.policy.initial.size, or 2 x the flush size."""
-        if self.increasing_policy_initial_size is not None:
-            return self.increasing_policy_initial_size
-        return 2 * self.memstore_flush_size
-
     def replace(self, **changes: Any) -> "Config":
         """A copy with some fields changed."""
         return dataclasses.replace(self, **changes)

@@ -37,7 +37,8 @@ TTL_TAGS_BYTES = 13
 
 
 def cell_heap_size(data_len: int) -> int:
-    """Heap bytes HBase charges for one MSLAB-copied cell in the CSLM."""
+    """Heap bytes HBase charges for one MSLAB-copied cell in the CSLM. MemStore.add inlines
+    this formula (it runs once per put); tests/engine/test_memstore_cells.py pins the two."""
     return (CSLM_ENTRY + ((KV_FIXED_OVERHEAD + data_len + 7) & ~7) + 7) & ~7
 
 

@@ -116,3 +116,15 @@ def test_a_wide_row_reads_back_in_order():
     assert [c for src in ms.scan_sources(b"b") for c in src] == want[1:]
     assert [c for src in ms.scan_sources_reversed(b"w") for c in src] == want[:-1][::-1]
     assert ms.problems() == [] and ms.oldest_seq_id() == 0
+
+
+@settings(max_examples=50, deadline=None)
+@given(_cells)
+def test_heap_size_is_cell_heap_size_summed(cells):
+    """MemStore.add's inlined heap formula is memstore.cell_heap_size, the named rule."""
+    from hsim.engine.memstore import cell_heap_size
+
+    ms = MemStore()
+    for c in cells:
+        ms.add(c)
+    assert ms.heap_size == sum(cell_heap_size(c.serialized_size) for c in cells)
