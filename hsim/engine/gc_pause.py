@@ -3,8 +3,9 @@
 A compaction decodes, merges and re-encodes hundreds of thousands of cells: tuples, bytes and
 lists that never form reference cycles and die (by reference counting) when it ends. While it
 runs, those allocations keep triggering the cyclic collector, and each full collection walks
-every live object of the process, the MemStores' and block cache's cells included. Measured on
-the 1M-put cluster benchmark: ~20% of the run. Pausing the collector for the duration changes
+every live object of the process, the MemStores' and block cache's cells included, a large
+share of a put-heavy run (BENCHMARKS.md, "Cluster: the native API with flush, compaction and
+split on"). Pausing the collector for the duration changes
 nothing that is collected (nothing here is cyclic) and the previous state is restored, so a
 caller who disabled the collector keeps it disabled.
 """

@@ -20,8 +20,9 @@ tracked marker. The version counter stays inline in each matcher's loop: it runs
 on every read, flush and compaction, where a method call per cell would cost more than the rest
 of the loop. For the same reason the read and compaction matchers each keep their column state
 (ScanWildcardColumnTracker's current column and count) in one flat loop: walking the row column
-by column with groupby, as the raw matcher does, measured ~25% more matcher time per cell on
-rows of several cells, 4-9% of a compaction of versioned rows.
+by column with groupby, as the raw matcher does, costs more per cell (BENCHMARKS.md, "MemStore
+by row, compactions of plain tuples, the matcher's rules"). tests/engine/test_query_matcher.py
+pins both loops to one table of cases.
 
 Explicit columns are handled as the wildcard tracker plus a qualifier test, except in the one
 corner where HBase's ExplicitColumnTracker.checkVersions differs (MIN_VERSIONS > 0 with expired

@@ -68,7 +68,8 @@ class RegionScanner:
         else:
             start, below = (self.start if last is None else last + b"\x00"), None
         # A batch is thousands of short-lived acyclic tuples and lists: the cyclic GC would
-        # otherwise run full collections over the whole heap while it is built (~1.6x the time)
+        # otherwise run full collections over the whole heap while it is built (BENCHMARKS.md,
+        # "Clock ticks and MVCC read points")
         with gc_paused():
             rows = self.region.scan(start, self.stop, self.queries, self.now,
                                     reversed=self.reversed, filt=self.filt,
