@@ -112,7 +112,7 @@ def _configured(bloom: str, err: float):
 
 
 scenario.bar_chart("blocks_per_get", "blocks read from disk per get",
-                   ["missing_row_disk_blocks", "missing_column_disk_blocks"])
+                   ["missing_row_disk_blocks", "missing_column_disk_blocks"], unit="blocks")
 
 
 scenario.claim(

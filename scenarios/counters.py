@@ -239,5 +239,5 @@ scenario.claim(
     covers=(52,))
 
 scenario.bar_chart("round_trips", "round trips per counted page view",
-                   ["round_trips_per_update", "retries_per_update"])
+                   ["round_trips_per_update", "retries_per_update"], unit="round trips per view")
 scenario.bar_chart("lost", "page views lost", ["lost_updates"])

@@ -442,6 +442,6 @@ scenario.claim(
     covers=(75,))
 
 scenario.bar_chart("graph", "graph: blocks per request (linked, unlinked, all links)",
-                   ["hit_blocks", "miss_blocks", "neighbours_blocks"])
+                   ["hit_blocks", "miss_blocks", "neighbours_blocks"], unit="blocks per request")
 scenario.bar_chart("airport", "airport layouts: simulated time per whole record and one field",
                    ["record_ms", "field_ms"], unit="ms")

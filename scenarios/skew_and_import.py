@@ -266,6 +266,6 @@ scenario.claim(
 
 scenario.line_chart("hot_region", "import: where each window's busiest region starts",
                     "busiest region's start in the key space", xlabel="records written",
-                    ylabel="share of the keys before it")
+                    ylabel="share of the keys before it", unit="%")
 scenario.bar_chart("server_share", "the busiest server's share of the writes",
                    ["max_server_write_share"])

@@ -174,8 +174,11 @@ class Run:
         """Add a line to the variant's notes in the report."""
         self.notes.append(text)
 
-    def sample(self) -> None:
-        """A timeline sample: store files, bytes flushed and compacted, regions, so far."""
+    def sample(self, after_run: bool = False) -> None:
+        """A timeline sample: store files, bytes flushed and compacted, regions, so far.
+        `after_run`: the runner's last sample, taken once the run function has returned, so it
+        holds what the run did after its last operation (a closing major compaction, say) and
+        plots mark it apart from the run."""
         if self._cluster is None:
             return
         m = self._cluster.metrics()
@@ -188,6 +191,7 @@ class Run:
             "compaction_bytes_read": sum(x.compaction_bytes_read for x in s),
             "compaction_bytes_written": sum(x.compaction_bytes_written for x in s),
             "regions": len(m.regions),
+            **({"after_run": True} if after_run else {}),
         })
 
     # --- cost -----------------------------------------------------------------------------------
