@@ -75,7 +75,7 @@ def run(ctx, variant):
     before = ctx.loads()
     read = record_time_range_read(ctx, table, design, lo, t1, entities, "time-range read")
     ctx.record_cost("time_range_read_ms", before, ops=read["scans"],
-                    label="time-range read: simulated time")
+                    label="time-range read: makespan")
 
     # point reads of 100 known records: the rows a reader must try
     gets = 0

@@ -158,7 +158,7 @@ def _pairs(ctx, variant, p):
     io = ctx.io(since=before)
     ctx.record("pair_read_rows", found / len(asks), "rows found per user read")
     ctx.record("pair_read_rpcs", io["read_requests"] / len(asks), "read RPCs per user read")
-    record_time_per_op(ctx, "pair_read_ms", before, len(asks), "simulated time per user read")
+    record_time_per_op(ctx, "pair_read_ms", before, len(asks), "makespan per user read")
 
 
 def _benford(rng) -> int:

@@ -260,7 +260,12 @@ class Run:
                       unit: str = "ms", requests: list | None = None) -> float:
         """record_cost of counts the scenario gathered itself (e.g. only the Gets that hit);
         `requests`: the request log entries they came from (`logged`), to lay them out on the
-        timeline (without them, they are priced from the totals)."""
+        timeline (without them, they are priced from the totals). A makespan (the default
+        measure) is labelled "makespan ...", never "server time"."""
+        if measure == "makespan_ms" and "makespan" not in (label or ""):
+            # the busiest server's busy time, not any one server's time: say so
+            raise ScenarioError(f"metric {key!r}: a makespan figure is labelled as one "
+                                f"(\"makespan per query\"), not {label!r}")
         if requests is not None and not isinstance(requests, Logged):  # made ready once: a
             requests = Logged(requests, [x.server for x in loads])  # sweep re-prices them
         loads = Loads(loads, requests=requests)
