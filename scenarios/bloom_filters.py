@@ -86,7 +86,7 @@ def run(ctx, variant):
         ctx.record(f"{kind}_blocks", (blocks_touched(ctx.cluster) - before_blocks) / gets,
                    f"{label}: blocks touched per get")
         record_time_per_op(ctx, f"{kind}_ms", before_loads, gets,
-                           f"{label}: simulated time per get")
+                           f"{label}: makespan per get")
         if kind == "missing_row":
             after = family_totals(ctx.cluster, "t")["d"]
             checks = after["bloom_checks"] - before_bloom["bloom_checks"]
@@ -112,7 +112,7 @@ def _configured(bloom: str, err: float):
 
 
 scenario.bar_chart("blocks_per_get", "blocks read from disk per get",
-                   ["missing_row_disk_blocks", "missing_column_disk_blocks"])
+                   ["missing_row_disk_blocks", "missing_column_disk_blocks"], unit="blocks")
 
 
 scenario.claim(

@@ -146,7 +146,7 @@ def _cache(ctx, variant, p):
     ctx.record("hot_hit_ratio", hits / max(1, hits + misses), "hot Gets: block cache hit ratio",
                "%")
     ctx.record("hot_disk_blocks_per_get", misses / gets, "hot Gets: blocks from disk per Get")
-    ctx.record_cost("cache_test_ms", before, label="scans + hot Gets: simulated time")
+    ctx.record_cost("cache_test_ms", before, label="scans + hot Gets: makespan")
 
 
 def _blocksize(ctx, variant, p):
@@ -172,7 +172,7 @@ def _blocksize(ctx, variant, p):
     total, disk = blocks_since(ctx, before)
     mb = sum(f.data_size for f in files) / 1e6
     ctx.record("scan_disk_blocks_per_mb", disk / mb, "full scan: blocks from disk per MB")
-    ctx.record_cost("scan_ms_per_mb", before, per=mb, label="full scan: simulated time per MB")
+    ctx.record_cost("scan_ms_per_mb", before, per=mb, label="full scan: makespan per MB")
     if scanned != rows:
         ctx.note(f"the scan returned {scanned} rows of {rows}")
 
@@ -209,13 +209,13 @@ def _width(ctx, variant, p):
     total, disk = blocks_since(ctx, before)
     ctx.record("item_blocks_per_get", total / n, "one item: blocks touched per read")
     ctx.record("item_disk_blocks_per_get", disk / n, "one item, cold: blocks from disk per read")
-    record_time_per_op(ctx, "item_cold_ms", before, n, "one item, cold: simulated time per read")
+    record_time_per_op(ctx, "item_cold_ms", before, n, "one item, cold: makespan per read")
     for u, i in targets:  # warm-up: the same reads load their blocks into the cache
         one_item(u, i)
     before = ctx.loads()
     for u, i in targets:  # warm: every block from the cache
         one_item(u, i)
-    record_time_per_op(ctx, "item_warm_ms", before, n, "one item, warm: simulated time per read")
+    record_time_per_op(ctx, "item_warm_ms", before, n, "one item, warm: makespan per read")
     _cold(ctx)
     before = ctx.loads()
     for u, _ in targets:
@@ -228,7 +228,7 @@ def _width(ctx, variant, p):
     total, disk = blocks_since(ctx, before)
     ctx.record("user_blocks_per_read", total / n, "all of a user's items: blocks per read")
     record_time_per_op(ctx, "user_ms", before, n,
-                       "all of a user's items, cold: simulated time per read")
+                       "all of a user's items, cold: makespan per read")
 
 
 def _compression(ctx, variant, p):
@@ -288,7 +288,7 @@ def _column_scan(ctx, variant, p):
     total, disk = blocks_since(ctx, before)
     ctx.record("entries_found", found, "entries of the 5 IPs found")
     ctx.record("blocks_per_query", total / len(queries), "blocks touched per IP query")
-    record_time_per_op(ctx, "query_ms", before, len(queries), "simulated time per IP query")
+    record_time_per_op(ctx, "query_ms", before, len(queries), "makespan per IP query")
 
 
 def _ops(ctx, variant, p):
@@ -322,11 +322,11 @@ def _ops(ctx, variant, p):
         for k in keys:
             op(k)
         record_time_per_op(ctx, f"{name}_ms", before, len(keys),
-                           f"{name.replace('_', ' ')}: simulated time per op")
+                           f"{name.replace('_', ' ')}: makespan per op")
     before = ctx.loads()
     for _ in table.scan(caching=1000):
         pass
-    ctx.record_cost("full_scan_ms", before, ops=1, label="full scan: simulated time")
+    ctx.record_cost("full_scan_ms", before, ops=1, label="full scan: makespan")
 
 
 scenario.run(by_test({"cache": _cache, "blocksize": _blocksize, "width": _width,
@@ -435,5 +435,5 @@ scenario.bar_chart("ip_query", "one IP's log entries: tag column scan vs row-key
 
 _LADDER = ["get_record_ms", "get_columns_ms", "first_row_at_or_after_ms", "increment_ms",
            "range_scan_ms", "full_scan_ms"]
-scenario.bar_chart("ops_ladder", "simulated time per request, in the seed's order", _LADDER,
+scenario.bar_chart("ops_ladder", "makespan per request, in the seed's order", _LADDER,
                    unit="ms")

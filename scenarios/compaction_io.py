@@ -116,7 +116,7 @@ def run(ctx, variant):
     ctx.record("blocks_per_get", blocks / gets, "blocks read per get")
     ctx.record("blocks_per_time_range_get", tr_blocks / tr_gets,
                "blocks read per get of the last 10% of time")
-    ctx.record("sim_time_ms", cost.makespan_ms, "simulated busy time, incl. compactions", "ms")
+    ctx.record("sim_time_ms", cost.makespan_ms, "makespan of the run, incl. compactions", "ms")
     ctx.admin.major_compact("t")
     ctx.record("store_files_after_major", cluster.metrics().servers[0].store_files,
                "store files after a major compaction")

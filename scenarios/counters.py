@@ -105,7 +105,7 @@ def _count(ctx, variant, p):
     ctx.record("retries_per_update", retries / len(views), "retries per counted view")
     ctx.record("server_requests_per_update", (io["read_requests"] + io["write_requests"])
                / len(views), "requests the server served per view")
-    record_time_per_op(ctx, "ms_per_update", before, len(views), "simulated server time per view")
+    record_time_per_op(ctx, "ms_per_update", before, len(views), "makespan per view")
 
 
 def _frequent(ctx, variant, p):
@@ -128,7 +128,7 @@ def _frequent(ctx, variant, p):
         recent.setdefault(cookie, []).append(name)
         ctx.tick()
     record_time_per_op(ctx, "write_ms_per_view", before, len(views),
-                       "writes: simulated server time per view")
+                       "writes: makespan per view")
     settle(ctx, "cookie_url", "cookie_stats")
     before = ctx.loads()
     right = cells = 0
@@ -146,7 +146,7 @@ def _frequent(ctx, variant, p):
     ctx.record("most_frequent_right", right / n, "most frequent URL: right answers", "%")
     ctx.record("cells_per_query", cells / n, "most frequent URL: cells returned per query")
     record_time_per_op(ctx, "read_ms_per_query", before, n,
-                       "most frequent URL: simulated time per query")
+                       "most frequent URL: makespan per query")
     recent_right = 0
     for cookie, seen in sorted(recent.items()):
         got = stats.get(b"c%04d" % cookie, columns=[b"r:url"], max_versions=10)
@@ -239,5 +239,5 @@ scenario.claim(
     covers=(52,))
 
 scenario.bar_chart("round_trips", "round trips per counted page view",
-                   ["round_trips_per_update", "retries_per_update"])
+                   ["round_trips_per_update", "retries_per_update"], unit="round trips per view")
 scenario.bar_chart("lost", "page views lost", ["lost_updates"])

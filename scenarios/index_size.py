@@ -161,7 +161,7 @@ def _access(ctx, composite: bool):
     ctx.record("query_disk_blocks", io["blocks_read_from_disk"] / len(queries),
                "one user's events: blocks from disk per query")
     record_time_per_op(ctx, "query_ms", before, len(queries),
-                       "one user's events: simulated time per query")
+                       "one user's events: makespan per query")
 
 
 def _write(cells, family, config, full_first_keys):

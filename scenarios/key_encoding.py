@@ -263,7 +263,7 @@ def _domain(ctx, variant, p):
     ctx.record("scans_per_org", scans / n, "scans per organisation")
     ctx.record("regions_per_org", regions_touched / n, "regions an organisation's read touched")
     ctx.record("rpcs_per_org", io["read_requests"] / n, "read RPCs per organisation")
-    record_time_per_op(ctx, "ms_per_org", before, n, "simulated server time per organisation read")
+    record_time_per_op(ctx, "ms_per_org", before, n, "makespan per organisation read")
 
 
 scenario.run(by_test({"numbers": _numbers, "digest": _digest, "substitution": _substitution,

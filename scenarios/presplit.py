@@ -7,7 +7,10 @@ Hotspots".
 Every variant writes the same rows, keyed by 16 random hex characters ("0000000000000000" to
 "ffffffffffffffff"), into a table created four ways: Admin.createTable(start, end, 10) (which
 splits with Bytes.split), RegionSplitter's HexStringSplit, the book's own getHexSplits, and no
-pre-split at all (the table then splits as it grows, its daughters staying on one server).
+pre-split at all (the table then splits as it grows). HBase's balancer runs every
+`balancer_runs`-th of the load in every variant (Admin.balance, as its chore would, the daughters
+of a split being opened where their parent was), and the regions it moved are counted, so the
+spread of the writes is the one a balanced cluster gives.
 """
 
 import hashlib
@@ -24,7 +27,7 @@ scenario = Scenario(
     sizes={"small": 3000, "default": 30000, "large": 200000},
     servers=4,
     scale=1 / 256,
-    params={"regions": 10, "value_bytes": 100},
+    params={"regions": 10, "value_bytes": 100, "balancer_runs": 20},
     sweep={"value_bytes": [50, 400]},
     ops_meaning="rows written per variant",
 )
@@ -57,11 +60,16 @@ def run(ctx, variant):
     table = create_table(ctx, "hex", {"d": {}}, **variant["create"](n))
     value = b"v" * ctx.params["value_bytes"]
     rows = []
+    every = max(1, ctx.ops // ctx.params["balancer_runs"])
+    balances = moves = 0
     for i in range(ctx.ops):
         row = hashlib.md5(b"%d:%d" % (ctx.seed, i)).hexdigest()[:16].encode()
         table.put(row, {b"d:v": value})
         rows.append(row)
         ctx.tick()
+        if (i + 1) % every == 0:  # the balancer chore
+            moves += len(ctx.admin.balance())
+            balances += 1
 
     regions = ctx.admin.regions("hex")
     starts = [r.start_key for r in regions]
@@ -71,6 +79,8 @@ def run(ctx, variant):
     mean = len(rows) / len(regions)
     shares = ctx.cluster.metrics().write_share_per_server()
     ctx.record("regions", len(regions), "regions at the end")
+    ctx.record("balancer_runs", balances, "balancer runs")
+    ctx.record("balancer_moves", moves, "regions the balancer moved")
     ctx.record("empty_regions", counts.count(0), "regions that got no row")
     ctx.record("max_region_share", max(counts) / len(rows), "biggest region's share of rows", "%")
     ctx.record("region_skew", max(counts) / mean, "rows: biggest region / mean", "x")

@@ -21,6 +21,7 @@ import hashlib
 
 from hsim.scenario import Scenario
 from hsim.scenario.criteria import each, metric
+from hsim.scenario.format import format_value
 from hsim.scenario.measure import write_spread
 from hsim.scenario.readers import record_write_throughput
 from hsim.scenario.setup import create_table, settle
@@ -176,7 +177,19 @@ scenario.claim(
                  > metric("region_1g", "write_amplification")),
     covers=(83,))
 
+
+@scenario.plot_labels
+def _plot_label(v) -> str:
+    """A variant by the region size it ran with: "region_1g" stands for the book's 1 GB, its
+    regions are a few KiB."""
+    size = v.metrics.get("max_filesize")
+    if size is None:
+        return v.name
+    return f"{format_value(size, 'B')} regions" + (", pre-split" if v.params.get("presplit")
+                                                     else "")
+
+
 scenario.bar_chart("regions", "regions and splits by region size",
-                   ["regions", "splits", "max_regions_per_server"])
+                   ["regions", "splits", "max_regions_per_server"], unit="regions")
 scenario.bar_chart("write_amplification", "bytes written to store files per byte flushed",
                    ["write_amplification"], unit="x")

@@ -116,7 +116,7 @@ def _history(ctx, variant, p):
         ctx.record(f"{name}_blocks_per_query", (io["cache_hits"] + io["blocks_read_from_disk"])
                    / len(asks), f"{name.replace('_', ' ')} reading: blocks per query")
         record_time_per_op(ctx, f"{name}_ms_per_query", before, len(asks),
-                           f"{name.replace('_', ' ')} reading: simulated time per query")
+                           f"{name.replace('_', ' ')} reading: makespan per query")
     ctx.record("answers_right", right / (2 * len(asks)), "latest and as-of answers right", "%")
     sample = sorted({k for k, _ in asks})
     before = ctx.loads()
@@ -126,7 +126,7 @@ def _history(ctx, variant, p):
                                           (int(k[6:]) for k in sample)),
                "share of the readings the whole-history read returns", "%")
     record_time_per_op(ctx, "history_ms_per_entity", before, len(sample),
-                       "whole history: simulated time per entity")
+                       "whole history: makespan per entity")
     ctx.record("regions", len(ctx.cluster.metrics().regions), "regions of the table")
 
 
@@ -247,7 +247,7 @@ def _rekey(ctx, variant, p):
     ctx.record("requests_per_change", (io["read_requests"] + io["write_requests"]) / n,
                "requests per change")
     ctx.record("wal_bytes_per_change", io["wal_bytes"] / n, "WAL bytes written per change", "B")
-    record_time_per_op(ctx, "ms_per_change", before, n, "simulated server time per change")
+    record_time_per_op(ctx, "ms_per_change", before, n, "makespan per change")
     ctx.admin.flush("t")
     ctx.record("raw_cells_per_row_before_major",
                sum(len(r) for r in table.scan(raw=True, max_versions=100)) / n,
@@ -339,7 +339,7 @@ scenario.claim(
                  > 2 * metric("change_rowkey", "cells_per_row_after_major")),
     covers=(32,))
 
-scenario.bar_chart("read_cost", "simulated time per query: latest, as-of, whole history",
+scenario.bar_chart("read_cost", "makespan per query: latest, as-of, whole history",
                    ["latest_ms_per_query", "as_of_ms_per_query", "history_ms_per_entity"],
                    unit="ms")
 scenario.bar_chart("expiry", "under a TTL: bytes kept after the minor compaction, bytes the "

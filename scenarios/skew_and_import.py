@@ -158,7 +158,7 @@ def _pairs(ctx, variant, p):
     io = ctx.io(since=before)
     ctx.record("pair_read_rows", found / len(asks), "rows found per user read")
     ctx.record("pair_read_rpcs", io["read_requests"] / len(asks), "read RPCs per user read")
-    record_time_per_op(ctx, "pair_read_ms", before, len(asks), "simulated time per user read")
+    record_time_per_op(ctx, "pair_read_ms", before, len(asks), "makespan per user read")
 
 
 def _benford(rng) -> int:
@@ -266,6 +266,6 @@ scenario.claim(
 
 scenario.line_chart("hot_region", "import: where each window's busiest region starts",
                     "busiest region's start in the key space", xlabel="records written",
-                    ylabel="share of the keys before it")
+                    ylabel="share of the keys before it", unit="%")
 scenario.bar_chart("server_share", "the busiest server's share of the writes",
                    ["max_server_write_share"])

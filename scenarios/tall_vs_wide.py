@@ -91,7 +91,7 @@ def run(ctx, variant):
         ctx.record(f"{key}_rpcs", io["read_requests"], f"{label}: read requests (RPCs)")
         ctx.record(f"{key}_blocks", io["cache_hits"] + io["blocks_read_from_disk"],
                    f"{label}: blocks read")
-        ctx.record_cost(f"{key}_ms", before, ops=1, label=f"{label}: simulated time")
+        ctx.record_cost(f"{key}_ms", before, ops=1, label=f"{label}: makespan")
 
     measured("heaviest user, all items", "heavy_all", lambda: _all_items(table, layout, heavy))
     measured("light users, all items", "light_all",

@@ -84,7 +84,7 @@ def _tsdb(ctx, variant, p):
             for m in range(p["metrics"]):
                 _compact(ctx, table, _cell(layout, m, t)[0])
     record_time_per_op(ctx, "write_ms_per_point", before, ctx.ops,
-                       "simulated server time per point (compactions included)")
+                       "makespan per point (compactions included)")
     regions = []
     while len(regions) < len(regions := ctx.admin.regions("tsdb")):  # until no more splits
         settle(ctx, "tsdb")
@@ -108,7 +108,7 @@ def _tsdb(ctx, variant, p):
     ctx.record("rows_per_query", io["scan_rows"] / q, "rows a window read returned")
     ctx.record("blocks_per_query", (io["cache_hits"] + io["blocks_read_from_disk"]) / q,
                "data blocks read per window")
-    record_time_per_op(ctx, "read_ms_per_query", before, q, "simulated server time per window read")
+    record_time_per_op(ctx, "read_ms_per_query", before, q, "makespan per window read")
 
 
 def _compact(ctx, table, row):
@@ -166,7 +166,7 @@ def _weblog(ctx, variant, p):
     n = p["cookies"]
     ctx.record("path_events", events, "events in the visitors' paths (one hour)")
     ctx.record("rpcs_per_path", io["read_requests"] / n, "read RPCs per visitor path")
-    record_time_per_op(ctx, "ms_per_path", before, n, "simulated server time per visitor path")
+    record_time_per_op(ctx, "ms_per_path", before, n, "makespan per visitor path")
     before = ctx.loads()
     terms = 0
     for c in range(p["cookies"]):
@@ -182,7 +182,7 @@ def _weblog(ctx, variant, p):
     ctx.record("blocks_per_term_read", (io["cache_hits"] + io["blocks_read_from_disk"]) / n,
                "blocks read per visitor's search terms")
     record_time_per_op(ctx, "ms_per_term_read", before, n,
-                       "simulated server time per visitor's search terms")
+                       "makespan per visitor's search terms")
 
 
 scenario.run(by_test({"tsdb": _tsdb, "weblog": _weblog}))
@@ -242,7 +242,7 @@ scenario.claim(
 
 scenario.bar_chart("window_rows", "reading a window of one metric: rows returned",
                    ["rows_per_query"])
-scenario.bar_chart("window_ms", "reading a window of one metric: simulated server time",
+scenario.bar_chart("window_ms", "reading a window of one metric: makespan per read",
                    ["read_ms_per_query"], unit="ms")
 scenario.bar_chart("space", "store file bytes per data point", ["store_bytes_per_point"],
                    unit="B")

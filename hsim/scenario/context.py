@@ -174,8 +174,11 @@ class Run:
         """Add a line to the variant's notes in the report."""
         self.notes.append(text)
 
-    def sample(self) -> None:
-        """A timeline sample: store files, bytes flushed and compacted, regions, so far."""
+    def sample(self, after_run: bool = False) -> None:
+        """A timeline sample: store files, bytes flushed and compacted, regions, so far.
+        `after_run`: the runner's last sample, taken once the run function has returned, so it
+        holds what the run did after its last operation (a closing major compaction, say) and
+        plots mark it apart from the run."""
         if self._cluster is None:
             return
         m = self._cluster.metrics()
@@ -188,6 +191,7 @@ class Run:
             "compaction_bytes_read": sum(x.compaction_bytes_read for x in s),
             "compaction_bytes_written": sum(x.compaction_bytes_written for x in s),
             "regions": len(m.regions),
+            **({"after_run": True} if after_run else {}),
         })
 
     # --- cost -----------------------------------------------------------------------------------
@@ -256,7 +260,12 @@ class Run:
                       unit: str = "ms", requests: list | None = None) -> float:
         """record_cost of counts the scenario gathered itself (e.g. only the Gets that hit);
         `requests`: the request log entries they came from (`logged`), to lay them out on the
-        timeline (without them, they are priced from the totals)."""
+        timeline (without them, they are priced from the totals). A makespan (the default
+        measure) is labelled "makespan ...", never "server time"."""
+        if measure == "makespan_ms" and "makespan" not in (label or ""):
+            # the busiest server's busy time, not any one server's time: say so
+            raise ScenarioError(f"metric {key!r}: a makespan figure is labelled as one "
+                                f"(\"makespan per query\"), not {label!r}")
         if requests is not None and not isinstance(requests, Logged):  # made ready once: a
             requests = Logged(requests, [x.server for x in loads])  # sweep re-prices them
         loads = Loads(loads, requests=requests)

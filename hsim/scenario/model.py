@@ -121,6 +121,7 @@ class Scenario:
         self.claims: list[Claim] = []
         self.charts: list[Chart] = []
         self.run_fn: Callable | None = None
+        self.plot_label: Callable | None = None  # variant result -> its name on the plots
         self.path: str | None = None  # the file it was loaded from
 
     def __repr__(self) -> str:
@@ -156,14 +157,24 @@ class Scenario:
         return c
 
     def bar_chart(self, name: str, title: str, metrics: Iterable[str], unit: str = "") -> None:
-        """A grouped bar chart of recorded metrics, one group per variant."""
+        """A grouped bar chart of recorded metrics, one group per variant, one panel per unit
+        (each metric's recorded unit): metrics of different units never share an axis.
+        `unit` names the unit of the metrics recorded without one (e.g. "blocks"), so they
+        share a panel; without it each such metric gets its own, labelled by its label."""
         self.charts.append(Chart("bar", name, title, metrics=tuple(metrics), unit=unit))
 
     def line_chart(self, name: str, title: str, series: str, xlabel: str = "",
-                   ylabel: str = "") -> None:
-        """One line per variant of the points ctx.point(series, x, y) recorded."""
+                   ylabel: str = "", unit: str = "") -> None:
+        """One line per variant of the points ctx.point(series, x, y) recorded; `unit` "%"
+        when the y values are fractions, drawn as percent."""
         self.charts.append(Chart("line", name, title, series=series, xlabel=xlabel,
-                                 ylabel=ylabel))
+                                 ylabel=ylabel, unit=unit))
+
+    def plot_labels(self, fn: Callable) -> Callable:
+        """Decorator: fn(variant result) -> the name the plots show for a variant, where its
+        name says what it stands for (region_1g) and the plots should say what it is."""
+        self.plot_label = fn
+        return fn
 
     def validate(self) -> None:
         """Check the scenario is complete (a run function, variants) before it runs."""

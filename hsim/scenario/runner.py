@@ -208,7 +208,7 @@ def _run_variant(scenario, variant, job: VariantJob, on_progress, cost_model,
     t0 = time.perf_counter()
     try:
         scenario.run_fn(ctx, variant)
-        ctx.sample()
+        ctx.sample(after_run=True)
         summary = cluster_summary(ctx.cluster, ctx.cost_model, ctx.done, ctx.prepared()) \
             if ctx.has_cluster else None
     except ScenarioError:

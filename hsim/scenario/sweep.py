@@ -144,23 +144,9 @@ def to_markdown(summary: dict) -> str:
 
 def plot(summary: dict, path: Path) -> None:
     """A claims x grid chart: green where the claim held, red where it did not."""
-    import matplotlib
+    from hsim.scenario.plots import sweep_figure
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    labels, claims = summary["labels"], summary["claims"]
-    score = {"held": 1.0, "did not hold": 0.0}
-    grid = [[score.get(c["verdicts"][lab], 0.5) for lab in labels] for c in claims]
-    fig, ax = plt.subplots(figsize=(2 + 0.7 * len(labels), 1 + 0.4 * max(1, len(claims))))
-    ax.imshow(grid or [[0.5]], cmap="RdYlGn", vmin=0, vmax=1, aspect="auto")
-    ax.set_xticks(range(len(labels)), labels, rotation=60, ha="right", fontsize=7)
-    ax.set_yticks(range(len(claims)), [c["title"][:60] for c in claims], fontsize=7)
-    ax.set_title(f"{summary['scenario']}: verdict per run (green held, red did not hold)",
-                 fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    sweep_figure(summary).savefig(path, dpi=100, metadata={"Software": None})
 
 
 def write_summary(summary: dict, out: Path, plots: bool = True) -> None:

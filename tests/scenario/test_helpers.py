@@ -57,9 +57,9 @@ def test_record_time_per_op_is_record_cost_per_request_and_repriced_later():
     for i in range(10):
         table.get(b"r0-%04d" % i)
     whole = ctx.cost(before, ops=10).makespan_ms
-    value = record_time_per_op(ctx, "get_ms", before, 10, "simulated time per Get")
+    value = record_time_per_op(ctx, "get_ms", before, 10, "makespan per Get")
     assert value == pytest.approx(whole / 10) and value > 0
-    assert ctx.metrics["get_ms"] == value and ctx.labels["get_ms"] == "simulated time per Get"
+    assert ctx.metrics["get_ms"] == value and ctx.labels["get_ms"] == "makespan per Get"
     assert ctx.priced["get_ms"][1:] == (10, "makespan_ms", 10)  # the sweep re-prices it
 
 
