@@ -149,7 +149,7 @@ class HFileDescription:
     def index_lines(self) -> list[str]:
         """HFilePrettyPrinter -b: the block index."""
         out = [f"Block Index: {self.index_levels} level(s), {len(self.index)} entries, "
-                   f"{self.index_size} bytes")
+               f"{self.index_size} bytes"]
         out += [f"    level={e.level} offset={e.offset}, dataSize={e.size}, key={e.key}"
                 for e in self.index]
         return out
