@@ -39,7 +39,7 @@ def test_create_errors(sh):
     assert sh("create 't9'") == error("create", "Table must have at least one column family")
     assert sh("create 't9', 5") == error("create", "Integer of 5 is not of Hash or String type")
     assert sh("create 't9', {NAME => 'f', BLOOMFILTER => 'BAD'}") == error(
-        "create", "BloomFilter type BAD is not supported. Use one of NONE ROW ROWCOL")
+        "create", "BloomFilter type BAD is not supported. Use one of NONE ROW ROWCOL ROWPREFIX_FIXED_LENGTH")
     assert sh("create 't9', {NAME => 'f', COMPRESSION => 'lzo'}") == error(
         "create", "Compression LZO is not supported. Use one of GZ NONE SNAPPY LZ4")
     assert sh("create 't9', 'f', {NUMREGIONS => 4}") == error(
