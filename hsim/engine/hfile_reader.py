@@ -12,6 +12,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from itertools import islice
+from os.path import commonprefix
 
 from hsim.cell import LATEST_TIMESTAMP, Cell
 from hsim.config import Config
@@ -410,6 +411,17 @@ class HFileReader:
                 return True
         io.bloom_negatives += 1
         return False
+
+    def passes_prefix_bloom(self, start_row: bytes | None, stop_row: bytes | None, io) -> bool:
+        """StoreFileReader.passesGeneralRowPrefixBloomFilter for a scan: a ROWPREFIX_FIXED_LENGTH
+        bloom is asked for the start row's prefix when the start and stop rows share at least
+        the prefix length; any other scan (or bloom) passes."""
+        p = self.bloom_prefix_length
+        if p is None or self.bloom is None or not start_row or not stop_row:
+            return True
+        if len(commonprefix((start_row, stop_row))) < p:
+            return True
+        return self.passes_bloom(start_row[:p], None, io)
 
     def _in_chunk(self, bloom: CompoundBloomMeta, chunk_key, hash_key: bytes, io) -> bool:
         """CompoundBloomFilter.contains: the chunk whose first key is the last <= chunk_key."""

@@ -39,9 +39,10 @@ def test_create_errors(sh):
     assert sh("create 't9'") == error("create", "Table must have at least one column family")
     assert sh("create 't9', 5") == error("create", "Integer of 5 is not of Hash or String type")
     assert sh("create 't9', {NAME => 'f', BLOOMFILTER => 'BAD'}") == error(
-        "create", "BloomFilter type BAD is not supported. Use one of NONE ROW ROWCOL ROWPREFIX_FIXED_LENGTH")
+        "create", "BloomFilter type BAD is not supported. Use one of NONE ROW ROWCOL "
+        "ROWPREFIX_FIXED_LENGTH")
     assert sh("create 't9', {NAME => 'f', COMPRESSION => 'lzo'}") == error(
-        "create", "Compression LZO is not supported. Use one of GZ NONE SNAPPY LZ4")
+        "create", "Compression LZO is not supported. Use one of GZ NONE SNAPPY LZ4 ZSTD")
     assert sh("create 't9', 'f', {NUMREGIONS => 4}") == error(
         "create", "Split algorithm must be specified")
     assert sh("create 't9', 'f', {SPLITALGO => 'HexStringSplit'}") == error(
