@@ -31,7 +31,7 @@ import numpy as np
 
 from hsim.cell import LATEST_TIMESTAMP
 from hsim.engine.block_index import IndexChunk, key_bytes, parse_key, parse_root
-from hsim.engine.murmur_hash import HASH_FUNCTIONS, MURMUR_HASH, hash_many
+from hsim.engine.murmur_hash import HASH_FUNCTIONS, MURMUR_HASH, hash_many, hash_pair
 
 VERSION = 3  # CompoundBloomFilterBase.VERSION
 ROWCOL_COMPARATOR = b"org.apache.hadoop.hbase.CellComparatorImpl"
@@ -111,9 +111,8 @@ def chunk_bits(keys: list, hash_count: int, hash_type: int, byte_size: int) -> b
     bits = byte_size * 8
     if len(keys) < _NUMPY_MIN_KEYS:
         out = bytearray(byte_size)
-        fn = HASH_FUNCTIONS[hash_type]
         for key in keys:
-            for pos in _positions(fn, key, hash_count, bits):
+            for pos in _positions(hash_type, key, hash_count, bits):
                 out[pos >> 3] |= 1 << (pos & 7)
         return bytes(out)
     h1 = hash_many(hash_type, keys)
@@ -134,35 +133,47 @@ def chunk_bits(keys: list, hash_count: int, hash_type: int, byte_size: int) -> b
 _last_hashed: dict = {}
 
 
-def _positions(fn, key: bytes, hash_count: int, bits: int):
-    last = _last_hashed.get(fn)
+def _hashes(hash_type: int, key: bytes) -> tuple[int, int]:
+    last = _last_hashed.get(hash_type)
     if last is not None and last[0] == key:
-        h1, h2 = last[1], last[2]
-    else:
-        h1 = fn(key, 0)
-        h2 = fn(key, h1)
-        _last_hashed[fn] = (key, h1, h2)
+        return last[1]
+    pair = hash_pair(hash_type, key)
+    _last_hashed[hash_type] = (key, pair)
+    return pair
+
+
+def _positions(hash_type: int, key: bytes, hash_count: int, bits: int) -> list[int]:
+    """The bit positions of `key` in a chunk of `bits` bits (BloomFilterChunk.setHashLoc,
+    BloomFilterUtil.contains): |(int)(hash1 + i * hash2)| mod bits."""
+    h1, h2 = _hashes(hash_type, key)
+    out = []
     for i in range(hash_count):
-        c = ((h1 + i * h2 + _WRAP) & 0xFFFFFFFF) - _WRAP
-        yield (-c if c < 0 else c) % bits
+        c = (h1 + i * h2 + _WRAP) & 0xFFFFFFFF
+        out.append((c - _WRAP if c >= _WRAP else _WRAP - c) % bits)
+    return out
 
 
 class BloomFilterChunk:
     """One chunk's bits as read from its BLMFBLK2 block: `key in chunk` is
     BloomFilterUtil.contains (the same positions, mod the chunk's own, folded, size)."""
 
-    __slots__ = ("body", "bits", "hash_count", "hash_fn")
+    __slots__ = ("body", "bits", "hash_count", "hash_type")
 
     def __init__(self, body: bytes, hash_count: int, hash_type: int):
         self.body = body
         self.bits = len(body) * 8
         self.hash_count = hash_count
-        self.hash_fn = HASH_FUNCTIONS[hash_type]
+        self.hash_type = hash_type
 
     def __contains__(self, key: bytes) -> bool:
-        body = self.body
-        return all(body[p >> 3] >> (p & 7) & 1
-                   for p in _positions(self.hash_fn, key, self.hash_count, self.bits))
+        h1, h2 = _hashes(self.hash_type, key)
+        body, bits = self.body, self.bits
+        for i in range(self.hash_count):
+            c = (h1 + i * h2 + _WRAP) & 0xFFFFFFFF
+            p = (c - _WRAP if c >= _WRAP else _WRAP - c) % bits
+            if not body[p >> 3] >> (p & 7) & 1:
+                return False
+        return True
 
 
 class CompoundBloomWriter:

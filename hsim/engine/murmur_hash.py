@@ -14,6 +14,7 @@ from __future__ import annotations
 import struct
 
 import numpy as np
+from murmurhash2 import murmurhash2 as _c_murmur2, murmurhash3 as _c_murmur3
 
 MURMUR_HASH = 1  # Hash.MURMUR_HASH
 MURMUR_HASH3 = 2  # Hash.MURMUR_HASH3
@@ -31,7 +32,7 @@ def _signed(h: int) -> int:
 
 
 def _words(data: bytes, n: int) -> tuple:
-    return struct.unpack_from(f"<{n >> 2}I", data)
+    return _unpacker(n >> 2)(data)
 
 
 def murmur_hash(data: bytes, seed: int) -> int:
@@ -84,6 +85,95 @@ def murmur_hash3(data: bytes, seed: int) -> int:
     h = (h * 0xC2B2AE35) & _MASK
     h ^= h >> 16
     return _signed(h)
+
+
+_UNPACKERS: dict = {}
+
+
+def _unpacker(n_words: int):
+    """struct's little-endian word unpacker for n_words, made once per key length."""
+    u = _UNPACKERS.get(n_words)
+    if u is None:
+        u = _UNPACKERS[n_words] = struct.Struct(f"<{n_words}I").unpack_from
+    return u
+
+
+def _mix3(k: int) -> int:
+    return (_rotl((k * _C1) & _MASK, 15) * _C2) & _MASK
+
+
+def _tail2(data: bytes, n: int) -> int:
+    left = n & 3
+    i = n - left
+    t = 0
+    if left >= 3:
+        t ^= (_sbyte(data[i + 2]) << 16) & _MASK
+    if left >= 2:
+        t ^= (_sbyte(data[i + 1]) << 8) & _MASK
+    return t ^ (_sbyte(data[i]) & _MASK) if left else -1
+
+
+def _seeded2(ks: list, tail: int, n: int, seed: int) -> int:
+    h = (seed ^ n) & _MASK
+    for k in ks:
+        h = ((h * _M) & _MASK) ^ k
+    if tail >= 0:
+        h = ((h ^ tail) * _M) & _MASK
+    h ^= h >> 13
+    h = (h * _M) & _MASK
+    return _signed(h ^ (h >> 15))
+
+
+def _seeded3(ks: list, tail: int, n: int, seed: int) -> int:
+    h = seed & _MASK
+    for k in ks:
+        h = (_rotl(h ^ k, 13) * 5 + 0xE6546B64) & _MASK
+    h ^= tail
+    h ^= n
+    h ^= h >> 16
+    h = (h * 0x85EBCA6B) & _MASK
+    h ^= h >> 13
+    h = (h * 0xC2B2AE35) & _MASK
+    return _signed(h ^ (h >> 16))
+
+
+def _python_pair(hash_type: int, data: bytes) -> tuple[int, int]:
+    """hash_pair in Python: each word's mixing does not depend on the seed, so it is done
+    once for both hashes."""
+    n = len(data)
+    words = _unpacker(n >> 2)(data)
+    if hash_type == MURMUR_HASH:
+        m, mask = _M, _MASK
+        ks = []
+        for k in words:
+            k = (k * m) & mask
+            ks.append(((k ^ (k >> 24)) * m) & mask)
+        tail, seeded = _tail2(data, n), _seeded2
+    else:
+        left = n & 3
+        tail = _mix3(int.from_bytes(data[n - left:], "little")) if left else 0
+        ks, seeded = [_mix3(k) for k in words], _seeded3
+    h1 = seeded(ks, tail, n, 0)
+    return h1, seeded(ks, tail, n, h1)
+
+
+def hash_pair(hash_type: int, data: bytes) -> tuple[int, int]:
+    """(hash(data, 0), hash(data, that)): a bloom probe's two hashes, as Java ints. The
+    murmurhash2 package's C functions compute them (Appleby's MurmurHash2 and MurmurHash3_x86_32)
+    except where HBase's MurmurHash differs from C's, a tail byte >= 0x80 (see the module's
+    docstring): those keys are hashed in Python."""
+    n = len(data)
+    left = n & 3
+    if hash_type == MURMUR_HASH:
+        if left and max(data[n - left:]) >= 0x80:
+            return _python_pair(hash_type, data)
+        c = _c_murmur2
+    else:
+        c = _c_murmur3
+    h1 = c(data, 0)
+    h2 = c(data, h1)
+    return (h1 - (1 << 32) if h1 & 0x80000000 else h1,
+            h2 - (1 << 32) if h2 & 0x80000000 else h2)
 
 
 # --- vectorised ----------------------------------------------------------------------------

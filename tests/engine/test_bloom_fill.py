@@ -267,3 +267,16 @@ def test_add_many_rejects_mismatched_lengths():
     w = CompoundBloomWriter("ROW", 0.01, 512, 7)
     with pytest.raises(ValueError):
         w.add_many([b"a", b"b"], [Cell.make(b"a", b"f", b"", 1, 4, b"")])
+
+
+@pytest.mark.parametrize("hash_type,scalar", [(MURMUR_HASH, murmur_hash),
+                                              (MURMUR_HASH3, murmur_hash3)])
+def test_probe_hash_pair_equals_the_scalar_hashes(hash_type, scalar):
+    """hash_pair (C for most keys, Python for HBase's sign-extended tails) is (hash(key, 0),
+    hash(key, that)), whichever path a key takes."""
+    from hsim.engine.murmur_hash import _python_pair, hash_pair
+    rnd = random.Random(11 + hash_type)
+    keys = [rnd.randbytes(rnd.randrange(0, 30)) for _ in range(3000)] + [b"ab\x80", b"\xff"]
+    for key in keys:
+        h1 = scalar(key, 0)
+        assert hash_pair(hash_type, key) == (h1, scalar(key, h1)) == _python_pair(hash_type, key)
