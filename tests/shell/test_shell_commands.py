@@ -435,3 +435,16 @@ def test_view_commands_and_their_errors(sh):
     assert out.endswith(TOOK)
     assert sh("debug 'nope'") == error(
         "debug", "Unknown view: nope (regions, store, hfile or explain)")
+
+
+def test_create_with_zstd_and_a_row_prefix_bloom_without_its_prefix_length(sh):
+    assert sh("create 'z', {NAME => 'f', COMPRESSION => 'ZSTD'}").startswith("Created table z")
+    sh("put 'z', 'r1', 'f:q', 'v'")
+    sh("flush 'z'")
+    assert "value=v" in sh("get 'z', 'r1'")
+    assert "COMPRESSION => 'ZSTD'" in sh("describe 'z'")
+    # TableDescriptorChecker.checkBloomFilterType: the prefix length is a CONFIGURATION key
+    out = sh("create 'p', {NAME => 'f', BLOOMFILTER => 'ROWPREFIX_FIXED_LENGTH'}")
+    assert ("ERROR: org.apache.hadoop.hbase.DoNotRetryIOException: Failed to get bloom filter "
+            "param: Bloom filter type is ROWPREFIX_FIXED_LENGTH, RowPrefixBloomFilter."
+            "prefix_length not specified.") in out
