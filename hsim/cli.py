@@ -6,6 +6,7 @@
     hsim serve ...             -> hsim.thrift.serve
     hsim shell [script]        -> hsim.shell.main
     hsim ui ...                -> hsim.ui.cli
+    hsim hfile PATH [flags]    -> hsim.inspect.hfile_cli
     hsim --version             -> prints hsim's version
 """
 
@@ -24,6 +25,7 @@ _COMMANDS = {
     "serve": ("hsim.thrift.serve", "main", "serve the HBase Thrift-1 API on a port"),
     "shell": ("hsim.shell.main", "main", "an HBase shell on an in-process cluster"),
     "ui": ("hsim.ui.cli", "main", "the web UI (Master/RegionServer pages) on a cluster"),
+    "hfile": ("hsim.inspect.hfile_cli", "main", "HBase's HFile pretty-printer on an HFile on disk"),
 }
 
 

@@ -147,6 +147,7 @@ class Config:
     bloom_error_rate: float = 0.01  # io.storefile.bloom.error.rate
     bloom_block_size: int = 131072  # io.storefile.bloom.block.size
     bloom_max_fold: int = 7  # io.storefile.bloom.max.fold
+    hash_type: str = "murmur"  # hbase.hash.type: "murmur" (MurmurHash) | "murmur3" (MurmurHash3)
     index_chunk_size: int = 131072  # hfile.index.block.max.size
     index_min_entries: int = 16  # hfile.index.block.min.entries
     bytes_per_checksum: int = 16384  # hbase.hstore.bytes.per.checksum
@@ -175,7 +176,8 @@ class Config:
         if self.flush_policy not in ("large_stores", "all_stores"):
             raise InvalidArgumentError(f"unknown flush_policy {self.flush_policy!r}")
         for name, allowed in (("compaction_policy", ("exploring", "ratio", "date_tiered", "fifo")),
-                              ("date_tiered_window_policy", ("exploring", "ratio"))):
+                              ("date_tiered_window_policy", ("exploring", "ratio")),
+                              ("hash_type", ("murmur", "murmur3"))):
             if getattr(self, name) not in allowed:
                 raise InvalidArgumentError(f"unknown {name} {getattr(self, name)!r}; one of "
                                            f"{', '.join(allowed)}")

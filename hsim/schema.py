@@ -4,6 +4,7 @@ TableDescriptor, with HBase's defaults and HBase's validation."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 
 from hsim.configuration_keys import FAMILY, TABLE
@@ -18,8 +19,11 @@ if TYPE_CHECKING:  # what the annotations name; not imported at run time
 
 FOREVER = None  # TTL => FOREVER (HConstants.FOREVER = Integer.MAX_VALUE seconds)
 _INT_MAX = 2**31 - 1
-BLOOM_TYPES = ("NONE", "ROW", "ROWCOL")
-COMPRESSIONS = ("NONE", "SNAPPY", "LZ4", "GZ")
+BLOOM_TYPES = ("NONE", "ROW", "ROWCOL", "ROWPREFIX_FIXED_LENGTH")
+COMPRESSIONS = ("NONE", "SNAPPY", "LZ4", "GZ", "ZSTD")
+# BloomFilterUtil.PREFIX_LENGTH_KEY: a ROWPREFIX_FIXED_LENGTH family's CONFIGURATION key
+PREFIX_LENGTH_KEY = "RowPrefixBloomFilter.prefix_length"
+_MAX_ROW_LENGTH = 32767  # HConstants.MAX_ROW_LENGTH
 
 
 @dataclass(frozen=True)
@@ -84,6 +88,8 @@ class ColumnFamily:
             )
         if self.bloom_filter not in BLOOM_TYPES:
             raise InvalidArgumentError(f"BLOOMFILTER must be one of {BLOOM_TYPES}")
+        if self.bloom_filter == "ROWPREFIX_FIXED_LENGTH":
+            bloom_prefix_length(self)
         if self.compression not in COMPRESSIONS:
             raise InvalidArgumentError(f"COMPRESSION must be one of {COMPRESSIONS}")
         bs = self.block_size
@@ -139,6 +145,27 @@ _SHELL_NAMES = {
 }
 
 _OPTION_NAMES = {v: k for k, v in reversed(_SHELL_NAMES.items())}  # max_versions -> VERSIONS
+
+
+def bloom_prefix_length(family) -> int | None:
+    """BloomFilterUtil.getBloomFilterParam: a ROWPREFIX_FIXED_LENGTH family's prefix length,
+    from its CONFIGURATION key RowPrefixBloomFilter.prefix_length (None for other blooms).
+    TableDescriptorChecker.checkBloomFilterType refuses a missing or bad one."""
+    if family.bloom_filter != "ROWPREFIX_FIXED_LENGTH":
+        return None
+    value = (getattr(family, "configuration", None) or {}).get(PREFIX_LENGTH_KEY)
+    head = "Failed to get bloom filter param: Bloom filter type is ROWPREFIX_FIXED_LENGTH, "
+    if value is None:
+        raise DoNotRetryError(head + f"{PREFIX_LENGTH_KEY} not specified.")
+    if not re.fullmatch(r"[+-]?[0-9]+", str(value)):  # Integer.parseInt's grammar
+        raise DoNotRetryError(f"Failed to get bloom filter param: Number format exception when "
+                              f"parsing {PREFIX_LENGTH_KEY} for BloomType "
+                              f"ROWPREFIX_FIXED_LENGTH:{value}")
+    n = int(str(value))
+    if not 0 < n <= _MAX_ROW_LENGTH:
+        raise DoNotRetryError(head + f"the value of {PREFIX_LENGTH_KEY} must >=0 and < "
+                              f"{_MAX_ROW_LENGTH}")
+    return n
 
 
 def validate_family_name(name: bytes) -> bytes:

@@ -1,47 +1,39 @@
-"""Compound Bloom filters (CompoundBloomFilterWriter / CompoundBloomFilter), sized as HBase
-sizes them, with membership answered by pybloom-live.
+"""Compound Bloom filters (CompoundBloomFilterWriter / CompoundBloomFilter) in HBase's bytes.
 
 HBase splits a file's bloom into chunks of `io.storefile.bloom.block.size` (128 KiB): each chunk
 takes up to `maxKeys` keys (BloomFilterUtil.createBySize: 109,306 keys and 7 hashes at 1%),
 is closed when full or when the file closes, then *folded* (halved while it is more than twice
 as big as its keys need) and written as an inline BLMFBLK2 block at the next data-block
-boundary. The BLMFMET2 meta block (load-on-open) holds the totals and an index of the chunks'
-first keys. ROWCOL hashes `[rowlen:2][row][0][qualifier][LATEST_TIMESTAMP][0xFF]` and runs
-at `1 - sqrt(1 - err)` so a row+column check stays at the configured rate.
+boundary. The BLMFMET2 meta block (load-on-open) holds the totals, the hash type and an index of
+the chunks' first keys, and nothing else. The bits are HBase's: MurmurHash (hbase.hash.type
+"murmur", the default) or MurmurHash3 ("murmur3") of the key, combined as BloomFilterChunk does
+(hsim/engine/murmur_hash.py), so HBase's reader finds hsim's keys and hsim's finds HBase's.
 
-What hsim stores in a chunk block is pybloom-live's bit array for that chunk's keys (sized at
-the chunk's rate), zero-padded to the byte size HBase would write, so block sizes and the
-reported `byte_size` are HBase's. (pybloom rounds its bits per slice up, so at some error rates
-a full chunk needs a few bytes more than HBase's 128 KiB; the block then holds those few bytes
-more, and `byte_size` still reports HBase's.) After HBase's meta fields, the meta block carries a
-small hsim extension (the pybloom error rate and each chunk's key count) that a reader needs to
-rebuild the pybloom filters; `meta_size` excludes it. The bit positions come from BLAKE2b, not
-HBase's Murmur hash: the sizes, fold and false-positive rates are HBase's, the bits are not.
+What a bloom hashes (RowBloomHashKey, RowColBloomHashKey, RowPrefixFixedLengthBloomContext):
+ROW the row; ROWCOL `[rowlen:2][row][0][qualifier][LATEST_TIMESTAMP][0xFF]`, at an error rate of
+`1 - sqrt(1 - err)` so a row+column check stays at the configured rate; ROWPREFIX_FIXED_LENGTH
+the row's first `RowPrefixBloomFilter.prefix_length` bytes (the whole row when shorter).
 
-Filling a chunk uses numpy (declared in pyproject.toml's dependencies) for the per-bit arithmetic:
-3.5-7x faster than doing it per key in Python, and blooms are rebuilt on every flush and
-compaction. The bits set are the per-key formula's, bit for bit.
+Files hsim wrote before its blooms were HBase's carry a few hsim-only bytes after the meta
+block's chunk index (and BLAKE2b bits): their blooms are not used (every probe passes, which
+changes no read's result), see `CompoundBloomMeta.usable`.
+
+Filling a chunk uses numpy (declared in pyproject.toml's dependencies): both hashes of every
+key of a chunk and all their bit positions in a few array operations.
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
 import struct
-from itertools import repeat
 
 import numpy as np
-from bitarray import bitarray
-from pybloom_live import BloomFilter
 
 from hsim.cell import LATEST_TIMESTAMP
 from hsim.engine.block_index import IndexChunk, key_bytes, parse_key, parse_root
+from hsim.engine.murmur_hash import HASH_FUNCTIONS, MURMUR_HASH, hash_many, hash_pair
 
 VERSION = 3  # CompoundBloomFilterBase.VERSION
-# The meta block's hash-type field says MURMUR_HASH (Hash.MURMUR_HASH, hbase.hash.type's
-# default) so the block's layout and values are HBase's; the bits themselves come from BLAKE2b
-# (see `_positions`), so HBase's reader would not find hsim's keys in them.
-MURMUR_HASH = 1
 ROWCOL_COMPARATOR = b"org.apache.hadoop.hbase.CellComparatorImpl"
 _LN2 = math.log(2)
 _LN2_SQUARED = _LN2 * _LN2
@@ -83,6 +75,11 @@ def chunk_params(chunk_byte_size: int, err: float, fold: int) -> tuple[int, int,
     return byte_size, hash_count, max_keys
 
 
+def actual_error_rate(keys: int, bits: int, hash_count: int) -> float:
+    """BloomFilterUtil.actualErrorRate: a filter's false-positive rate with these many keys."""
+    return math.exp(math.log(1 - math.exp(-hash_count * keys / bits)) * hash_count)
+
+
 def folded(byte_size: int, max_keys: int, key_count: int) -> tuple[int, int]:
     """BloomFilterChunk.compactBloom: halve while even and more than twice the keys fit."""
     while byte_size & 1 == 0 and max_keys > key_count << 1:
@@ -100,129 +97,102 @@ def _raw_key(buf, off: int, length: int) -> bytes:
     return bytes(buf[off : off + length])
 
 
-_blake2b = hashlib.blake2b
-_copy, _update, _digest = _blake2b.copy, _blake2b.update, _blake2b.digest
-_DIGEST_BATCH = 1024
-_NUMPY_MIN_KEYS = 16  # below this, _fill_keys is faster than numpy's set-up
+_WRAP = 1 << 31
+_NUMPY_MIN_KEYS = 16  # below this, the per-key path is faster than numpy's set-up
 
 
-def _pybloom(capacity: int, err: float) -> BloomFilter:
-    """A pybloom-live filter (its slices, bit array and sizing) whose k slice positions come
-    from one BLAKE2b digest of the key cut into k independent 64-bit words. pybloom's own
-    hashing (salted SHA-256 digests of the key's repr) costs ~3x more per key, and blooms are
-    rebuilt on every flush and compaction."""
-    bf = BloomFilter(capacity=max(1, capacity), error_rate=err)
-    bf.make_hashes = _positions(bf.num_slices, bf.bits_per_slice)
-    return bf
+def chunk_bits(keys: list, hash_count: int, hash_type: int, byte_size: int) -> bytes:
+    """A chunk's bit array: BloomFilterChunk.add of each key (hash1 = hash(key, 0), hash2 =
+    hash(key, hash1), bit |hash1 + i * hash2| mod the chunk's bits for i < hash_count, in Java
+    int arithmetic), then compactBloom's fold down to `byte_size`. Folding ORs the halves
+    together, which sets the same bits as taking each position mod the folded size (it divides
+    the unfolded one), so the positions are taken mod the folded size directly. Bit j is bit
+    (j % 8) of byte j // 8, least significant first (BloomFilterUtil.bitvals)."""
+    bits = byte_size * 8
+    if len(keys) < _NUMPY_MIN_KEYS:
+        out = bytearray(byte_size)
+        for key in keys:
+            for pos in _positions(hash_type, key, hash_count, bits):
+                out[pos >> 3] |= 1 << (pos & 7)
+        return bytes(out)
+    h1 = hash_many(hash_type, keys)
+    h2 = hash_many(hash_type, keys, h1)
+    h1 = h1.view(np.int32).astype(np.int64)
+    h2 = h2.view(np.int32).astype(np.int64)
+    comp = h1[:, None] + np.arange(hash_count, dtype=np.int64)[None, :] * h2[:, None]
+    comp = ((comp + _WRAP) & 0xFFFFFFFF) - _WRAP  # the int sum's wrap-around
+    np.abs(comp, out=comp)
+    comp %= bits
+    flags = np.zeros(bits, dtype=np.bool_)
+    flags[comp.ravel()] = True
+    return np.packbits(flags, bitorder="little").tobytes()
 
 
-def _words(k: int):
-    """Digest size and unpacker giving k 64-bit words (beyond 8 words: enhanced double
-    hashing from the first two, h1 + i*h2 + (i^3 - i)/6)."""
-    n = min(k, 8)
-    unpack = struct.Struct(f"<{n}Q").unpack
-    if k <= 8:
-        return 8 * n, unpack
-
-    def more(digest: bytes) -> tuple:
-        w = unpack(digest)
-        h1, h2 = w[0], w[1]
-        return w + tuple(h1 + i * h2 + (i * i * i - i) // 6 for i in range(8, k))
-    return 8 * n, more
+# The last key hashed, per hash type: a Get probes the bloom of every store file with the same
+# key, so its two hashes are computed once per request rather than once per file.
+_last_hashed: dict = {}
 
 
-# The last key hashed and its words: a Get probes the bloom of every store file with the same
-# key, and every chunk of one error rate takes the same words (only the modulus differs), so
-# the digest is computed once per request rather than once per file.
-_last_hashed: list = [None, 0, ()]  # key, digest size, words
+def _hashes(hash_type: int, key: bytes) -> tuple[int, int]:
+    last = _last_hashed.get(hash_type)
+    if last is not None and last[0] == key:
+        return last[1]
+    pair = hash_pair(hash_type, key)
+    _last_hashed[hash_type] = (key, pair)
+    return pair
 
 
-def _positions(k: int, bits_per_slice: int):
-    size, words = _words(k)
-    last = _last_hashed
-
-    def make_hashes(key: bytes) -> list[int]:
-        if key == last[0] and size == last[1]:
-            w = last[2]
-        else:
-            w = words(_blake2b(key, digest_size=size).digest())
-            last[0], last[1], last[2] = key, size, w
-        return [x % bits_per_slice for x in w]
-    return make_hashes
+def _positions(hash_type: int, key: bytes, hash_count: int, bits: int) -> list[int]:
+    """The bit positions of `key` in a chunk of `bits` bits (BloomFilterChunk.setHashLoc,
+    BloomFilterUtil.contains): |(int)(hash1 + i * hash2)| mod bits."""
+    h1, h2 = _hashes(hash_type, key)
+    out = []
+    for i in range(hash_count):
+        c = (h1 + i * h2 + _WRAP) & 0xFFFFFFFF
+        out.append((c - _WRAP if c >= _WRAP else _WRAP - c) % bits)
+    return out
 
 
-def _digests(keys: list, size: int) -> bytes:
-    """The keys' BLAKE2b digests, concatenated. Copying a prepared hasher costs less than
-    constructing one (keyword parsing), and map() keeps the loop in C; batches of
-    _DIGEST_BATCH keep the live hashers in cache."""
-    h0 = _blake2b(digest_size=size)
-    parts = []
-    for s in range(0, len(keys), _DIGEST_BATCH):
-        batch = keys[s : s + _DIGEST_BATCH]
-        hashers = list(map(_copy, repeat(h0, len(batch))))
-        any(map(_update, hashers, batch))  # update() returns None: any() just drains the map
-        parts.append(b"".join(map(_digest, hashers)))
-    return b"".join(parts)
+class BloomFilterChunk:
+    """One chunk's bits as read from its BLMFBLK2 block: `key in chunk` is
+    BloomFilterUtil.contains (the same positions, mod the chunk's own, folded, size)."""
 
+    __slots__ = ("body", "bits", "hash_count", "hash_type")
 
-def _fill(bf: BloomFilter, keys: list) -> None:
-    """Add many keys at once (the same bits as bf.add(key) for each). numpy does the
-    per-position arithmetic and the bit setting; small batches, where its fixed cost
-    dominates, and absurdly wide slices, where uint64 arithmetic could overflow, take the
-    per-key path."""
-    k = bf.num_slices
-    bps = bf.bits_per_slice
-    if len(keys) < _NUMPY_MIN_KEYS or bps * (k + 2) >= 1 << 64:
-        _fill_keys(bf, keys)
-        return
-    size, _ = _words(k)
-    w = np.frombuffer(_digests(keys, size), dtype="<u8").reshape(len(keys), size // 8)
-    m = np.uint64(bps)
-    pos = np.empty((len(keys), k), dtype=np.uint64)
-    np.remainder(w, m, out=pos[:, : w.shape[1]])
-    if k > 8:
-        # h1 + i*h2 + (i^3 - i)/6 is unbounded in Python; reduce each term mod bps first
-        # (exact: bps * (k + 2) < 2^64, so no sum or product below overflows).
-        h1, h2 = pos[:, 0], pos[:, 1]
-        for i in range(8, k):
-            col = pos[:, i]
-            np.multiply(h2, np.uint64(i), out=col)
-            col += h1
-            col += np.uint64((i * i * i - i) // 6 % bps)
-            col %= m
-    pos += np.arange(0, k * bps, bps, dtype=np.uint64)
-    bits = np.zeros(bf.num_bits, dtype=np.bool_)
-    bits[pos.ravel()] = True
-    # bf.bitarray is little-endian: bit j lives in byte j // 8 at (1 << j % 8).
-    np.frombuffer(bf.bitarray, dtype=np.uint8)[:] |= np.packbits(bits, bitorder="little")
-    bf.count += len(keys)
+    def __init__(self, body: bytes, hash_count: int, hash_type: int):
+        self.body = body
+        self.bits = len(body) * 8
+        self.hash_count = hash_count
+        self.hash_type = hash_type
 
-
-def _fill_keys(bf: BloomFilter, keys: list) -> None:
-    """_fill one key at a time through the filter's own slice positions (`_positions`), with
-    no numpy set-up cost and no capacity check."""
-    bps = bf.bits_per_slice
-    offsets = range(0, bf.num_slices * bps, bps)
-    positions = bf.make_hashes
-    if keys:
-        bf.bitarray[[off + p for key in keys for off, p in zip(offsets, positions(key))]] = 1
-    bf.count += len(keys)
+    def __contains__(self, key: bytes) -> bool:
+        h1, h2 = _hashes(self.hash_type, key)
+        body, bits = self.body, self.bits
+        for i in range(self.hash_count):
+            c = (h1 + i * h2 + _WRAP) & 0xFFFFFFFF
+            p = (c - _WRAP if c >= _WRAP else _WRAP - c) % bits
+            if not body[p >> 3] >> (p & 7) & 1:
+                return False
+        return True
 
 
 class CompoundBloomWriter:
     """Collects one bloom's keys chunk by chunk; the HFile writer asks for ready chunks at each
-    data-block boundary (`ready_chunks`) and for the meta block at close."""
+    data-block boundary (`ready_chunks`) and for the meta block at close. `prefix_length`: a
+    ROWPREFIX_FIXED_LENGTH bloom's (its keys are rows, cut here)."""
 
     def __init__(self, bloom_type: str, configured_error_rate: float, chunk_byte_size: int,
-                 max_fold: int):
+                 max_fold: int, hash_type: int = MURMUR_HASH, prefix_length: int | None = None):
         self.bloom_type = bloom_type
+        self.hash_type = hash_type
+        self.prefix_length = prefix_length
         self.error_rate = error_rate_for(bloom_type, configured_error_rate)
         self.chunk_byte_size, self.hash_count, self.chunk_max_keys = chunk_params(
             chunk_byte_size, self.error_rate, max_fold)
         self.key_count = 0
         self.byte_size = 0  # sum of the (folded) chunk sizes, as the meta reports it
         self.max_keys = 0
-        self.chunk_counts: list[int] = []
+        self.num_chunks = 0
         self.index = IndexChunk()
         self._keys: list[bytes] = []
         self._first_key: bytes | None = None
@@ -231,17 +201,20 @@ class CompoundBloomWriter:
 
     def add_many(self, hash_keys: list, cells: list) -> None:
         """Add keys in order (`cells[i]` is the cell key i comes from). A chunk closes when it
-        holds `chunk_max_keys`; the key that opens a chunk gives it its index key (the row for
-        ROW, first-on-row-col for ROWCOL). One slice per chunk: only a key that opens a chunk
-        has its cell looked at."""
+        holds `chunk_max_keys`; the key that opens a chunk gives it its index key (the row, or
+        row prefix, for ROW blooms, first-on-row-col for ROWCOL). One slice per chunk: only a key
+        that opens a chunk has its cell looked at."""
         n = len(hash_keys)
         if len(cells) != n:
             raise ValueError(f"{n} hash keys but {len(cells)} cells")
+        if self.prefix_length is not None:
+            hash_keys, cells = self._prefixes(hash_keys, cells)
+            n = len(hash_keys)
         i = 0
         while i < n:
             keys = self._keys
             if not keys:
-                self._first_key = self._chunk_key(cells[i])
+                self._first_key = self._chunk_key(hash_keys[i], cells[i])
             take = hash_keys[i : i + max(1, self.chunk_max_keys - len(keys))]
             keys += take
             i += len(take)
@@ -250,27 +223,37 @@ class CompoundBloomWriter:
         if n:
             self.last_key = hash_keys[-1]
 
-    def _chunk_key(self, cell) -> bytes:
-        """A chunk's index key: the row for ROW, first-on-row-col serialized for ROWCOL."""
+    def _prefixes(self, rows: list, cells: list) -> tuple[list, list]:
+        """RowPrefixFixedLengthBloomContext: each row cut to the prefix, a prefix equal to the
+        one before it dropped (BloomContext adds only a new key)."""
+        p = self.prefix_length
+        last = self.last_key
+        keys, kept = [], []
+        for row, cell in zip(rows, cells):
+            key = row[:p]
+            if key != last:
+                keys.append(key)
+                kept.append(cell)
+                last = key
+        return keys, kept
+
+    def _chunk_key(self, hash_key: bytes, cell) -> bytes:
+        """A chunk's index key: first-on-row-col serialized for ROWCOL, else the key itself."""
         if self.bloom_type == "ROWCOL":
             # PrivateCellUtil.createFirstOnRowCol(cell): row and qualifier, an EMPTY family
             return key_bytes((cell[0], b"", cell[2], -LATEST_TIMESTAMP, -255))
-        return cell[0]
+        return hash_key
 
     def _close_chunk(self) -> None:
         keys = self._keys
         n = len(keys)
         byte_size, max_keys = folded(self.chunk_byte_size, self.chunk_max_keys, n)
-        bf = _pybloom(n, self.error_rate)
-        _fill(bf, keys)
-        body = bf.bitarray.tobytes()
-        if len(body) < byte_size:
-            body += bytes(byte_size - len(body))
+        body = chunk_bits(keys, self.hash_count, self.hash_type, byte_size)
         self._ready.append((self._first_key, body))
         self.key_count += n
         self.byte_size += byte_size
         self.max_keys += max_keys
-        self.chunk_counts.append(n)
+        self.num_chunks += 1
         self._keys = []
         self._first_key = None
 
@@ -284,22 +267,23 @@ class CompoundBloomWriter:
     def chunk_written(self, first_key: bytes, offset: int, on_disk_size: int) -> None:
         self.index.add(first_key, offset, on_disk_size)
 
-    def meta_body(self) -> tuple[bytes, int]:
-        """The BLMFMET2/DFBLMET2 body and the size of its HBase part."""
+    def meta_body(self) -> bytes:
+        """The BLMFMET2/DFBLMET2 body (CompoundBloomFilterWriter.MetaWriter): version, total
+        byte size, hash count, hash type, key count, max keys, chunk count, the comparator's
+        class name (ROWCOL only) and the chunks' single-level index."""
         comparator = ROWCOL_COMPARATOR if self.bloom_type == "ROWCOL" else b""
-        hbase_part = b"".join((
-            _HEAD.pack(VERSION, self.byte_size, self.hash_count, MURMUR_HASH, self.key_count,
-                       self.max_keys, len(self.chunk_counts)),
+        return b"".join((
+            _HEAD.pack(VERSION, self.byte_size, self.hash_count, self.hash_type, self.key_count,
+                       self.max_keys, self.num_chunks),
             bytes((len(comparator),)), comparator,
             self.index.write_root(),
         ))
-        n = len(self.chunk_counts)
-        extension = struct.pack(f">d{n}i", self.error_rate, *self.chunk_counts)
-        return hbase_part + extension, len(hbase_part)
 
 
 class CompoundBloomMeta:
-    """A bloom's meta block, parsed: totals, the chunk index, and how to rebuild a chunk."""
+    """A bloom's meta block, parsed: totals, the hash, the chunk index. `usable` is False for
+    a meta this reader cannot probe with (hsim's old format, with bytes after the index, or a
+    hash type hsim does not model): the reader then treats the file as having no bloom."""
 
     def __init__(self, body: bytes, bloom_type: str):
         (self.version, self.byte_size, self.hash_count, self.hash_type, self.key_count,
@@ -314,17 +298,8 @@ class CompoundBloomMeta:
         self.first_keys, self.offsets, self.sizes, pos = parse_root(
             body, self.num_chunks, decode, pos)
         self.meta_size = pos
-        n = self.num_chunks
-        ext = struct.unpack_from(f">d{n}i", body, pos)
-        self.error_rate = ext[0]
-        self.chunk_counts = list(ext[1:])
+        self.usable = pos == len(body) and self.hash_type in HASH_FUNCTIONS
 
-    def chunk_filter(self, i: int, body: bytes) -> BloomFilter:
-        """Rebuild chunk i's pybloom filter from its block body."""
-        bf = _pybloom(self.chunk_counts[i], self.error_rate)
-        bits = bitarray(endian="little")
-        bits.frombytes(body)
-        del bits[bf.num_bits :]
-        bf.bitarray = bits
-        bf.count = self.chunk_counts[i]
-        return bf
+    def chunk_filter(self, body: bytes) -> BloomFilterChunk:
+        """A chunk's bits, from its block body."""
+        return BloomFilterChunk(body, self.hash_count, self.hash_type)

@@ -32,6 +32,7 @@ from hsim.engine.block_index import (
     key_bytes,
 )
 from hsim.engine.bloom import CompoundBloomWriter, rowcol_key
+from hsim.engine.murmur_hash import HASH_TYPES
 from hsim.engine import file_info as fi
 from hsim.engine.codecs import ALGORITHM_ORDINALS, compressor
 from hsim.engine.trailer import (
@@ -40,7 +41,7 @@ from hsim.engine.trailer import (
     file_info_bytes,
     time_range_bytes,
 )
-from hsim.schema import ColumnFamily
+from hsim.schema import ColumnFamily, bloom_prefix_length
 
 _NEG_LATEST = -LATEST_TIMESTAMP
 _ROW = itemgetter(0)
@@ -75,11 +76,14 @@ class HFileWriter:
         self._last_of_prev_block = None
         self._index = BlockIndexWriter(config.index_chunk_size, config.index_min_entries)
         bloom_type = family.bloom_filter
+        hash_type = HASH_TYPES[config.hash_type]
         self._bloom = None if bloom_type == "NONE" else CompoundBloomWriter(
-            bloom_type, config.bloom_error_rate, config.bloom_block_size, config.bloom_max_fold)
+            bloom_type, config.bloom_error_rate, config.bloom_block_size, config.bloom_max_fold,
+            hash_type, bloom_prefix_length(family))
         # StoreFileWriter: a delete-family bloom only when there is no ROWCOL bloom.
         self._df_bloom = None if bloom_type == "ROWCOL" else CompoundBloomWriter(
-            "ROW", config.bloom_error_rate, config.bloom_block_size, config.bloom_max_fold)
+            "ROW", config.bloom_error_rate, config.bloom_block_size, config.bloom_max_fold,
+            hash_type)
         self._stats = None
         # Where each cell starts in each data block (keyed by the block's file offset), for
         # the readers' Gets that binary-search a block (see hsim.engine.block_seek).
@@ -301,7 +305,11 @@ class HFileWriter:
         s = self._stats
         self._write_inline_blocks(True)
         index = self._index
+        # HFileWriterImpl.close: the intermediate and root index blocks are not counted in the
+        # trailer's totalUncompressedBytes (leaf blocks, written inline, are).
+        counted = self._total_uncompressed
         root_offset = index.write_index_blocks(self._write_block)
+        self._total_uncompressed = counted
         self._write_block(blk.ROOT_INDEX, b"")  # the meta-block index: no meta blocks
         info = {
             fi.MAX_SEQ_ID_KEY: fi.long_bytes(max_seq_id),
@@ -318,9 +326,11 @@ class HFileWriter:
         bloom = self._bloom
         if bloom is not None and bloom.key_count:
             info[fi.BLOOM_FILTER_TYPE] = bloom.bloom_type.encode()
+            if bloom.prefix_length is not None:
+                info[fi.BLOOM_FILTER_PARAM] = fi.int_bytes(bloom.prefix_length)
             last = s["last"]
             info[fi.LAST_BLOOM_KEY] = (key_bytes((last[0], b"", last[2], _NEG_LATEST, -255))
-                                       if bloom.bloom_type == "ROWCOL" else last[0])
+                                       if bloom.bloom_type == "ROWCOL" else bloom.last_key)
         if self.include_mvcc:
             info[fi.MAX_MEMSTORE_TS_KEY] = fi.long_bytes(s["max_mvcc"])
             info[fi.KEY_VALUE_VERSION] = fi.int_bytes(1)
@@ -333,7 +343,7 @@ class HFileWriter:
         for b, magic in ((bloom, blk.GENERAL_BLOOM_META),
                          (self._df_bloom, blk.DELETE_FAMILY_BLOOM_META)):
             if b is not None and b.key_count:
-                self._write_block(magic, b.meta_body()[0])
+                self._write_block(magic, b.meta_body())
         trailer = FixedFileTrailer(
             file_info_offset=file_info_offset,
             load_on_open_data_offset=root_offset,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from itertools import islice
+from os.path import commonprefix
 
 from hsim.cell import LATEST_TIMESTAMP, Cell
 from hsim.config import Config
@@ -147,13 +148,18 @@ class HFileReader:
         self.first_row = self.first_key[0] if self.first_key is not None else None
         self.last_row = self.last_key[0] if self.last_key is not None else None
         self.bloom_type = info.get(fi.BLOOM_FILTER_TYPE, b"NONE").decode()
+        self.bloom_prefix_length = (fi.get_int(info, fi.BLOOM_FILTER_PARAM, 0)
+                                    if self.bloom_type == "ROWPREFIX_FIXED_LENGTH" else None)
+        # A bloom this reader cannot probe (CompoundBloomMeta.usable) is left unused.
         self.bloom = self.delete_family_bloom = None
         if blk.GENERAL_BLOOM_META in blocks:
             _, body = read_block(data, blocks[blk.GENERAL_BLOOM_META], self._decompress)
-            self.bloom = CompoundBloomMeta(body, self.bloom_type)
+            meta = CompoundBloomMeta(body, self.bloom_type)
+            self.bloom = meta if meta.usable else None
         if blk.DELETE_FAMILY_BLOOM_META in blocks:
             _, body = read_block(data, blocks[blk.DELETE_FAMILY_BLOOM_META], self._decompress)
-            self.delete_family_bloom = CompoundBloomMeta(body, "ROW")
+            meta = CompoundBloomMeta(body, "ROW")
+            self.delete_family_bloom = meta if meta.usable else None
         self.bloom_size = (self.bloom.byte_size + self.bloom.meta_size) if self.bloom else 0
 
     # --- block fetches ------------------------------------------------------------------------
@@ -399,10 +405,23 @@ class HFileReader:
                     self._in_chunk(bloom, (row, b"", b"", _NEG_LATEST, -255),
                                    rowcol_key(row, b""), io):
                 return True
-        elif self._in_chunk(bloom, row, row, io):
-            return True
+        else:
+            key = row if self.bloom_prefix_length is None else row[: self.bloom_prefix_length]
+            if self._in_chunk(bloom, key, key, io):
+                return True
         io.bloom_negatives += 1
         return False
+
+    def passes_prefix_bloom(self, start_row: bytes | None, stop_row: bytes | None, io) -> bool:
+        """StoreFileReader.passesGeneralRowPrefixBloomFilter for a scan: a ROWPREFIX_FIXED_LENGTH
+        bloom is asked for the start row's prefix when the start and stop rows share at least
+        the prefix length; any other scan (or bloom) passes."""
+        p = self.bloom_prefix_length
+        if p is None or self.bloom is None or not start_row or not stop_row:
+            return True
+        if len(commonprefix((start_row, stop_row))) < p:
+            return True
+        return self.passes_bloom(start_row[:p], None, io)
 
     def _in_chunk(self, bloom: CompoundBloomMeta, chunk_key, hash_key: bytes, io) -> bool:
         """CompoundBloomFilter.contains: the chunk whose first key is the last <= chunk_key."""
@@ -423,7 +442,7 @@ class HFileReader:
         return i >= 0 and row in self._bloom_chunk(bloom, i, io)
 
     def _bloom_chunk(self, bloom: CompoundBloomMeta, i: int, io):
-        return self._cached_block(bloom.offsets[i], io, lambda body: bloom.chunk_filter(i, body))
+        return self._cached_block(bloom.offsets[i], io, bloom.chunk_filter)
 
     def mid_key(self) -> Cell | None:
         """HFileBlockIndex midkey(): the middle root entry, or leaf entry (N-1)/2 of a

@@ -200,6 +200,8 @@ class Store:
                 fio.files_skipped_key_range += not reseek
             elif not sf.passes_time_range(tr_min, tr_max, cutoff):
                 fio.files_skipped_time_range += not reseek
+            elif not sf.reader.passes_prefix_bloom(start_row, stop_row, fio):
+                fio.files_skipped_bloom += not reseek
             else:
                 chosen.append((sf, fio))
         if cursors is not None:

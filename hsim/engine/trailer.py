@@ -20,7 +20,9 @@ from hsim.protobuf import delimited, field_bytes, field_varint, read_delimited, 
 TRAILER_SIZE = 4096  # FixedFileTrailer size for v3
 MAJOR_VERSION = 3
 MINOR_VERSION = 3  # HFileReaderImpl.MAX_MINOR_VERSION (PB trailer + checksums)
-COMPARATOR = "org.apache.hadoop.hbase.CellComparatorImpl"
+# FixedFileTrailer.getHBase1CompatibleName: HBase 2 writes CellComparatorImpl under its HBase 1
+# name, so HBase 1 readers can open the file (and reads either name).
+COMPARATOR = "org.apache.hadoop.hbase.KeyValue$KVComparator"
 PB_MAGIC = b"PBUF"
 _I = struct.Struct(">i")
 

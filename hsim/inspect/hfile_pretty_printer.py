@@ -17,7 +17,10 @@ from hsim.bytes import to_string_binary as tsb
 from hsim.cell import LATEST_TIMESTAMP, Cell, type_of
 from hsim.engine import file_info as hf
 from hsim.engine.block_index import parse_key
+from hsim.engine.murmur_hash import HASH_TYPES
 from hsim.engine.trailer import parse_time_range
+
+_HASH_NAMES = {v: k for k, v in HASH_TYPES.items()}
 
 
 def key_string(key) -> str:
@@ -39,7 +42,8 @@ def cell_string(c: Cell) -> str:
 
 _LONGS = {hf.MAX_SEQ_ID_KEY, hf.EARLIEST_PUT_TS, hf.DELETE_FAMILY_COUNT, hf.MAX_MEMSTORE_TS_KEY,
           hf.CREATE_TIME_TS, hf.KEYVALUE_BYTES}
-_INTS = {hf.AVG_KEY_LEN, hf.AVG_VALUE_LEN, hf.KEY_VALUE_VERSION, hf.MAX_TAGS_LEN}
+_INTS = {hf.AVG_KEY_LEN, hf.AVG_VALUE_LEN, hf.KEY_VALUE_VERSION, hf.MAX_TAGS_LEN,
+         hf.BLOOM_FILTER_PARAM}
 _BOOLS = {hf.MAJOR_COMPACTION_KEY, hf.TAGS_COMPRESSED}
 
 
@@ -67,7 +71,7 @@ class BloomDescription:
     key_count: int
     max_keys: int
     hash_count: int
-    error_rate: float  # the rate the chunks were sized for (ROWCOL: 1 - sqrt(1 - err))
+    hash_type: str  # hbase.hash.type's name: murmur or murmur3
     comparator: str | None
 
     @property
@@ -82,7 +86,7 @@ class BloomDescription:
             f"Percentage filled: {self.percentage_filled:.0%}",
             f"Number of chunks: {self.chunks}",
             f"Hash count: {self.hash_count}",
-            f"Error rate: {self.error_rate:.7f}",
+            f"Hash type: {self.hash_type}",
             f"Comparator: {self.comparator or 'RawBytesComparator'}",
         ]
 
@@ -116,6 +120,14 @@ class HFileDescription:
     cells: list[Cell] | None = field(default=None)
 
     def __str__(self) -> str:
+        out = self.meta_lines() + self.index_lines() + self.header_lines()
+        if self.cells is not None:
+            out.append("Cells:")
+            out += [f"K: {cell_string(c)} V: {tsb(c[6])}" for c in self.cells]
+        return "\n".join(out)
+
+    def meta_lines(self) -> list[str]:
+        """HFilePrettyPrinter -m: the reader line, trailer, file info, mid-key, blooms."""
         out = [
             f"reader={self.name}, compression={self.compression.lower()}, "
             f"firstKey={self.first_key}, lastKey={self.last_key}, "
@@ -132,18 +144,23 @@ class HFileDescription:
                              ("Delete Family Bloom filter:", self.delete_family_bloom)):
             out.append(title)
             out += ["    " + line for line in bloom.lines()] if bloom else ["    Not present"]
-        out.append(f"Block Index: {self.index_levels} level(s), {len(self.index)} entries, "
-                   f"{self.index_size} bytes")
+        return out
+
+    def index_lines(self) -> list[str]:
+        """HFilePrettyPrinter -b: the block index."""
+        out = [f"Block Index: {self.index_levels} level(s), {len(self.index)} entries, "
+               f"{self.index_size} bytes"]
         out += [f"    level={e.level} offset={e.offset}, dataSize={e.size}, key={e.key}"
                 for e in self.index]
-        out.append(f"Block Headers: {len(self.blocks)} blocks")
+        return out
+
+    def header_lines(self) -> list[str]:
+        """HFilePrettyPrinter -h: every block's header."""
+        out = [f"Block Headers: {len(self.blocks)} blocks"]
         out += [f"    [blockType={b.block_type}, offset={b.offset}, "
                 f"onDiskSizeWithHeader={b.on_disk_size}, "
                 f"uncompressedSizeWithoutHeader={b.uncompressed_size}]" for b in self.blocks]
-        if self.cells is not None:
-            out.append("Cells:")
-            out += [f"K: {cell_string(c)} V: {tsb(c[6])}" for c in self.cells]
-        return "\n".join(out)
+        return out
 
     def _repr_html_(self) -> str:
         def table(title, header, rows):
@@ -184,8 +201,8 @@ def _bloom(meta) -> BloomDescription | None:
     if meta is None:
         return None
     return BloomDescription(meta.bloom_type, meta.num_chunks, meta.byte_size, meta.meta_size,
-                            meta.key_count, meta.max_keys, meta.hash_count, meta.error_rate,
-                            meta.comparator)
+                            meta.key_count, meta.max_keys, meta.hash_count,
+                            _HASH_NAMES.get(meta.hash_type, str(meta.hash_type)), meta.comparator)
 
 
 def describe(reader, cells: bool = False) -> HFileDescription:

@@ -30,8 +30,8 @@ _FAMILY_IGNORED = {
     "COMPRESS_TAGS", "DFS_REPLICATION", "CONFIGURATION", "METADATA", "STORAGE_POLICY",
     "IN_MEMORY_COMPACTION", "NEW_VERSION_BEHAVIOR",
 }
-_BLOOM_TYPES = ("NONE", "ROW", "ROWCOL")
-_COMPRESSIONS = ("GZ", "NONE", "SNAPPY", "LZ4")
+_BLOOM_TYPES = ("NONE", "ROW", "ROWCOL", "ROWPREFIX_FIXED_LENGTH")
+_COMPRESSIONS = ("GZ", "NONE", "SNAPPY", "LZ4", "ZSTD")
 
 
 def _key(k) -> str:
@@ -128,7 +128,8 @@ The last form is hsim's: Admin.createTable(desc, startKey, endKey, numRegions), 
 keys come from Bytes.split.
 
 Family options: VERSIONS, MIN_VERSIONS, TTL (seconds or FOREVER), KEEP_DELETED_CELLS,
-BLOOMFILTER (NONE, ROW, ROWCOL), BLOCKSIZE, COMPRESSION (NONE, SNAPPY, LZ4, GZ), IN_MEMORY,
+BLOOMFILTER (NONE, ROW, ROWCOL, ROWPREFIX_FIXED_LENGTH), BLOCKSIZE, COMPRESSION (NONE, SNAPPY, LZ4,
+GZ, ZSTD), IN_MEMORY,
 BLOCKCACHE. SPLITALGO is HexStringSplit, DecimalStringSplit or UniformSplit.
 """)
 def create(sh, table, *args):

@@ -16,9 +16,9 @@ from hsim.thrift.idl import ttypes
 _INT_MAX = 2**31 - 1
 # Compression.Algorithm names (getCompressionAlgorithmByName compares them lower-cased).
 _HBASE_CODECS = ("lzo", "gz", "none", "snappy", "lz4", "bzip2", "zstd")
-_HSIM_CODECS = {"none": "NONE", "gz": "GZ", "snappy": "SNAPPY", "lz4": "LZ4"}
-_BLOOM_TYPES = ("NONE", "ROW", "ROWCOL")
-_HBASE_ONLY_BLOOMS = ("ROWPREFIX_FIXED_LENGTH", "ROWPREFIX_DELIMITED")
+_HSIM_CODECS = {"none": "NONE", "gz": "GZ", "snappy": "SNAPPY", "lz4": "LZ4", "zstd": "ZSTD"}
+_BLOOM_TYPES = ("NONE", "ROW", "ROWCOL", "ROWPREFIX_FIXED_LENGTH")
+_HBASE_ONLY_BLOOMS = ("ROWPREFIX_DELIMITED",)
 
 
 def family_from_thrift(cd) -> tuple[bytes, ColumnFamily]:

@@ -33,7 +33,8 @@ def test_graph_layouts_agree_and_differ_in_cost(report):
     r = report.results
     layouts = ("edge_list", "adjacency_rows", "sharded_adjacency", "serialized_list")
     assert all(r[v]["connected_right"] == r[v]["neighbours_right"] == 1 for v in layouts)
-    assert r["edge_list"]["miss_blocks"] == 0 < r["adjacency_rows"]["miss_blocks"]
+    # a miss reads a block only on a bloom false positive (HBase's MurmurHash bits)
+    assert r["edge_list"]["miss_blocks"] < min(0.05, 0.5 * r["adjacency_rows"]["miss_blocks"])
     assert r["edge_list"]["bloom_negatives"] > 0
     assert r["sharded_adjacency"]["rows_stored"] > r["adjacency_rows"]["rows_stored"]
 

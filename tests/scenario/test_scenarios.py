@@ -100,7 +100,9 @@ def test_bloom_filters_skip_files_at_the_configured_rate():
     assert r["none"]["missing_row_disk_blocks"] > 5 * r["row"]["missing_row_disk_blocks"]
     assert r["none"]["missing_row_ms"] > 2 * r["row"]["missing_row_ms"]
     assert r["none"]["bloom_checks"] == 0
-    assert 0.003 < r["row"]["false_positive_rate"] < 0.025
+    # HBase folds a chunk that holds few keys, which then runs below the configured 1%
+    # (BloomFilterUtil.actualErrorRate of the folded size)
+    assert r["row"]["false_positive_rate"] < 0.01
     assert r["rowcol"]["false_positive_rate"] < 0.015
     assert r["rowcol"]["missing_column_disk_blocks"] < r["row"]["missing_column_disk_blocks"] / 5
     assert r["rowcol"]["bloom_bytes"] > 2 * r["row"]["bloom_bytes"]

@@ -39,9 +39,10 @@ def test_create_errors(sh):
     assert sh("create 't9'") == error("create", "Table must have at least one column family")
     assert sh("create 't9', 5") == error("create", "Integer of 5 is not of Hash or String type")
     assert sh("create 't9', {NAME => 'f', BLOOMFILTER => 'BAD'}") == error(
-        "create", "BloomFilter type BAD is not supported. Use one of NONE ROW ROWCOL")
+        "create", "BloomFilter type BAD is not supported. Use one of NONE ROW ROWCOL "
+        "ROWPREFIX_FIXED_LENGTH")
     assert sh("create 't9', {NAME => 'f', COMPRESSION => 'lzo'}") == error(
-        "create", "Compression LZO is not supported. Use one of GZ NONE SNAPPY LZ4")
+        "create", "Compression LZO is not supported. Use one of GZ NONE SNAPPY LZ4 ZSTD")
     assert sh("create 't9', 'f', {NUMREGIONS => 4}") == error(
         "create", "Split algorithm must be specified")
     assert sh("create 't9', 'f', {SPLITALGO => 'HexStringSplit'}") == error(
@@ -434,3 +435,16 @@ def test_view_commands_and_their_errors(sh):
     assert out.endswith(TOOK)
     assert sh("debug 'nope'") == error(
         "debug", "Unknown view: nope (regions, store, hfile or explain)")
+
+
+def test_create_with_zstd_and_a_row_prefix_bloom_without_its_prefix_length(sh):
+    assert sh("create 'z', {NAME => 'f', COMPRESSION => 'ZSTD'}").startswith("Created table z")
+    sh("put 'z', 'r1', 'f:q', 'v'")
+    sh("flush 'z'")
+    assert "value=v" in sh("get 'z', 'r1'")
+    assert "COMPRESSION => 'ZSTD'" in sh("describe 'z'")
+    # TableDescriptorChecker.checkBloomFilterType: the prefix length is a CONFIGURATION key
+    out = sh("create 'p', {NAME => 'f', BLOOMFILTER => 'ROWPREFIX_FIXED_LENGTH'}")
+    assert ("ERROR: org.apache.hadoop.hbase.DoNotRetryIOException: Failed to get bloom filter "
+            "param: Bloom filter type is ROWPREFIX_FIXED_LENGTH, RowPrefixBloomFilter."
+            "prefix_length not specified.") in out

@@ -281,3 +281,21 @@ def test_store_file_names_never_meet_an_earlier_sessions(tmp_path):
                 c.admin.flush("t")
     with hsim.Cluster(clock=hsim.ManualClock(1000), data_dir=tmp_path) as c:
         assert c.table("t").get(b"r")[0].value == b"2-0"
+
+
+def test_zstd_and_bloom_families_round_trip_and_print_with_hsim_hfile(tmp_path, capsys):
+    from hsim.cli import main
+    fams = {"f": hsim.ColumnFamily(compression="ZSTD", bloom_filter="ROWCOL"),
+            "g": hsim.ColumnFamily(compression="SNAPPY")}
+    with _cluster(tmp_path) as c:
+        c.admin.create_table("t", fams)
+        _fill(c, 300)
+        c.admin.flush("t")
+        before = _rows(c)
+    with _cluster(tmp_path) as c:
+        assert c.master.tables["t"].descriptor.families[b"f"].compression == "ZSTD"
+        assert _rows(c) == before
+    path = next((tmp_path / "data" / "default" / "t").glob("*/f/*"))
+    assert main(["hfile", str(path), "-m"]) == 0
+    out = capsys.readouterr().out
+    assert "compression=zstd" in out and "BLOOM_FILTER_TYPE = ROWCOL" in out
