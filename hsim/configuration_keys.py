@@ -63,6 +63,10 @@ _key("KeyPrefixRegionSplitPolicy.prefix_length", (TABLE,), positive_int,
      "the row-key prefix length KeyPrefixRegionSplitPolicy keeps together")
 _key("DelimitedKeyPrefixRegionSplitPolicy.delimiter", (TABLE,), non_empty,
      "the delimiter DelimitedKeyPrefixRegionSplitPolicy splits on")
+# BloomFilterUtil.PREFIX_LENGTH_KEY; checked, as TableDescriptorChecker checks it, only for a
+# ROWPREFIX_FIXED_LENGTH family (hsim.schema.bloom_prefix_length)
+_key("RowPrefixBloomFilter.prefix_length", (FAMILY,), str,
+     "the row prefix length of a ROWPREFIX_FIXED_LENGTH bloom")
 
 
 def validate(entries: Mapping | None, scope: str) -> dict[str, str]:

@@ -4,7 +4,6 @@ written before hsim's blooms were HBase's still read; `hsim hfile` on files on d
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import zlib
 
@@ -23,19 +22,9 @@ CODECS = ["NONE", "GZ", "SNAPPY", "LZ4", "ZSTD"]
 BLOOMS = ["NONE", "ROW", "ROWCOL", "ROWPREFIX_FIXED_LENGTH"]
 
 
-@dataclasses.dataclass(frozen=True)
-class ConfiguredFamily(ColumnFamily):
-    """A family carrying HBase's CONFIGURATION map (ColumnFamily(configuration=...) lands with
-    issue 38's cache work; bloom_prefix_length reads it by name)."""
-
-    configuration: dict = dataclasses.field(default_factory=dict)
-
-    __hash__ = object.__hash__
-
-
 def family(bloom: str = "ROW", prefix: int = 4, **kw) -> ColumnFamily:
     if bloom == "ROWPREFIX_FIXED_LENGTH":
-        return ConfiguredFamily(bloom_filter=bloom, configuration={PREFIX_LENGTH_KEY: str(prefix)},
+        return ColumnFamily(bloom_filter=bloom, configuration={PREFIX_LENGTH_KEY: str(prefix)},
                                 **kw)
     return ColumnFamily(bloom_filter=bloom, **kw)
 
@@ -97,7 +86,7 @@ def test_prefix_length_comes_from_the_family_configuration_and_is_checked():
         ColumnFamily(bloom_filter="ROWPREFIX_FIXED_LENGTH")
     for bad in ("0", "x", "1_0", "40000"):
         with pytest.raises(DoNotRetryError, match="Failed to get bloom filter param"):
-            ConfiguredFamily(bloom_filter="ROWPREFIX_FIXED_LENGTH",
+            ColumnFamily(bloom_filter="ROWPREFIX_FIXED_LENGTH",
                              configuration={PREFIX_LENGTH_KEY: bad})
 
 
