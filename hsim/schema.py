@@ -18,6 +18,8 @@ FOREVER = None  # TTL => FOREVER (HConstants.FOREVER = Integer.MAX_VALUE seconds
 _INT_MAX = 2**31 - 1
 BLOOM_TYPES = ("NONE", "ROW", "ROWCOL")
 COMPRESSIONS = ("NONE", "SNAPPY", "LZ4", "GZ")
+# DataBlockEncoding values HBase 2.x writes (hsim/engine/encoding/)
+DATA_BLOCK_ENCODINGS = ("NONE", "PREFIX", "DIFF", "FAST_DIFF", "ROW_INDEX_V1")
 
 
 @dataclass(frozen=True)
@@ -34,6 +36,7 @@ class ColumnFamily:
     compression: str = "NONE"  # COMPRESSION
     in_memory: bool = False  # IN_MEMORY
     block_cache: bool = True  # BLOCKCACHE
+    data_block_encoding: str = "NONE"  # DATA_BLOCK_ENCODING
 
     def __post_init__(self):
         # Normalise the spellings the shell and happybase use.
@@ -45,6 +48,8 @@ class ColumnFamily:
         if isinstance(self.compression, str):
             c = self.compression.upper()
             object.__setattr__(self, "compression", "GZ" if c == "GZIP" else c)
+        if isinstance(self.data_block_encoding, str):
+            object.__setattr__(self, "data_block_encoding", self.data_block_encoding.upper())
         if self.ttl == _INT_MAX and not isinstance(self.ttl, bool):
             object.__setattr__(self, "ttl", None)
         self.validate()
@@ -80,6 +85,10 @@ class ColumnFamily:
             raise InvalidArgumentError(f"BLOOMFILTER must be one of {BLOOM_TYPES}")
         if self.compression not in COMPRESSIONS:
             raise InvalidArgumentError(f"COMPRESSION must be one of {COMPRESSIONS}")
+        if self.data_block_encoding not in DATA_BLOCK_ENCODINGS:
+            # DataBlockEncoding.valueOf: IllegalArgumentException
+            raise InvalidArgumentError(f"DATA_BLOCK_ENCODING must be one of "
+                                       f"{DATA_BLOCK_ENCODINGS}, not {self.data_block_encoding!r}")
         bs = self.block_size
         if not isinstance(bs, int) or not (1024 <= bs <= 16 * 1024 * 1024):
             # TableDescriptorChecker: "Block size for column family X must be between 1K and 16MB."
@@ -128,6 +137,7 @@ _SHELL_NAMES = {
     "COMPRESSION": "compression",
     "IN_MEMORY": "in_memory",
     "BLOCKCACHE": "block_cache",
+    "DATA_BLOCK_ENCODING": "data_block_encoding",
     "NAME": "name",
 }
 

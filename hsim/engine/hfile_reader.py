@@ -3,8 +3,10 @@
 The reader follows HFileReaderImpl: load-on-open on construction (not counted as I/O), then
 every data, leaf/intermediate index and bloom block is fetched through the block cache with key
 (file name, offset): a miss decodes the block and counts blocks_read and bytes_read (on-disk
-size), a hit counts cache_hits. What is cached for a data block is its decoded list of cells,
-accounted at its uncompressed size with header; that is what makes repeated reads fast.
+size), a hit counts cache_hits. What is cached for a data block is its decoded list of cells, or
+an object that finds a row's cells in the block's bytes (its encoding's seeker), accounted at
+its uncompressed size with header: in a data block encoding, the *encoded* size, as HBase's
+cache holds encoded blocks.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from itertools import islice
 from hsim.cell import LATEST_TIMESTAMP, Cell
 from hsim.config import Config
 from hsim.engine import block as blk
-from hsim.engine.block import HEADER_SIZE, decode_cells, read_block, read_header
+from hsim.engine.block import HEADER_SIZE, read_block, read_header
 from hsim.engine.block_seek import SeekableBlock
 from hsim.engine.block_index import (
     first_on_row,
@@ -29,6 +31,7 @@ from hsim.engine.block_index import (
 )
 from hsim.engine.bloom import CompoundBloomMeta, rowcol_key
 from hsim.engine.codecs import ALGORITHM_NAMES, decompressor
+from hsim.engine.encoding import ENCODERS, ID_SIZE
 from hsim.engine import file_info as fi
 from hsim.engine.trailer import (
     TRAILER_SIZE,
@@ -98,7 +101,7 @@ class HFileReader:
         while pos < end:
             magic, size, body, _prev = read_header(data, pos)
             self._headers.append((pos, magic, size, body))
-            if magic == blk.DATA:
+            if magic == blk.DATA or magic == blk.ENCODED_DATA:
                 offsets.append(pos)
                 on_disk.append(size)
                 uncompressed.append(body)
@@ -146,6 +149,8 @@ class HFileReader:
         self.last_key = key_to_cell(parse_key(info[fi.LASTKEY])) if fi.LASTKEY in info else None
         self.first_row = self.first_key[0] if self.first_key is not None else None
         self.last_row = self.last_key[0] if self.last_key is not None else None
+        self.data_block_encoding = info.get(fi.DATA_BLOCK_ENCODING, b"NONE").decode()
+        self._encoder = ENCODERS[self.data_block_encoding]
         self.bloom_type = info.get(fi.BLOOM_FILTER_TYPE, b"NONE").decode()
         self.bloom = self.delete_family_bloom = None
         if blk.GENERAL_BLOOM_META in blocks:
@@ -172,10 +177,11 @@ class HFileReader:
             io.cache_misses += 1
         _, body = read_block(self.data, self._offsets[i], self._decompress)
         offsets = self._cell_offsets.get(self._offsets[i])
-        if offsets is None:
-            value = decode_cells(body, self.include_tags, self.include_mvcc)
-        else:
+        if offsets is not None:
             value = SeekableBlock(body, offsets, self.include_tags, self.include_mvcc)
+        else:
+            value = self._encoder.block(self._encoded_body(body), self.include_tags,
+                                        self.include_mvcc)
         io.blocks_read += 1
         io.bytes_read += self._on_disk[i]
         if cache is not None:
@@ -184,12 +190,28 @@ class HFileReader:
 
     def _data_block(self, i: int, io) -> list:
         value = self._fetch_block(i, io)
-        if type(value) is SeekableBlock:
+        if type(value) is not list:
             cells = value.cells()
             if self._data_cache is not None:
                 self._data_cache.replace((self.name, self._offsets[i]), cells)
             return cells
         return value
+
+    def _encoded_body(self, body: bytes):
+        """A data block's body without its encoding id (HFileBlock.getBufferWithoutHeader
+        past DataBlockEncoding.ID_SIZE), checked against the file's DATA_BLOCK_ENCODING."""
+        encoder = self._encoder
+        if encoder.id == 0:
+            return body
+        block_id = body[0] << 8 | body[1]
+        if block_id != encoder.id:
+            raise ValueError(f"data block encoded with id {block_id} in a file whose "
+                             f"DATA_BLOCK_ENCODING is {encoder.name} (id {encoder.id})")
+        return body[ID_SIZE:]
+
+    def _decode(self, body: bytes, plain: bool = False) -> list:
+        return self._encoder.decode(self._encoded_body(body), self.include_tags,
+                                    self.include_mvcc, plain)
 
     def _cached_block(self, offset: int, io, decode):
         """An index or bloom block: always cached (when there is a cache), as HBase does."""
@@ -271,7 +293,7 @@ class HFileReader:
         i = self._locate(key, io)
         while True:
             block = self._fetch_block(i, io)
-            if type(block) is SeekableBlock:
+            if type(block) is not list:
                 cells, to_end = block.row_cells(row)
                 yield from cells
                 if not to_end:
@@ -296,7 +318,7 @@ class HFileReader:
         `decoded`: decode the block whole (and cache it so) rather than binary-search its
         bytes: for reads that seek in it more than once (explicit columns)."""
         block = self._data_block(i, io) if decoded else self._fetch_block(i, io)
-        if type(block) is SeekableBlock:
+        if type(block) is not list:
             cells, to_end = block.row_cells(row)
             if key is not None and cells and cells[0] < key:
                 cells = cells[bisect_left(cells, key):]
@@ -443,15 +465,15 @@ class HFileReader:
         tuples (see decode_cells)."""
         for off in self._offsets:
             _, body = read_block(self.data, off, self._decompress)
-            yield from decode_cells(body, self.include_tags, self.include_mvcc, plain)
+            yield from self._decode(body, plain)
 
     def blocks(self) -> list[BlockRecord]:
         """The data blocks: offset, sizes, first cell and cell count."""
         out = []
         for off, size, body_size in zip(self._offsets, self._on_disk, self._uncompressed):
             _, body = read_block(self.data, off, self._decompress)
-            cells = decode_cells(body, self.include_tags, self.include_mvcc)
-            out.append(BlockRecord(off, blk.DATA.decode(), size, body_size,
+            cells = self._decode(body)
+            out.append(BlockRecord(off, read_header(self.data, off)[0].decode(), size, body_size,
                                    cells[0] if cells else None, len(cells)))
         return out
 
