@@ -434,3 +434,14 @@ def test_view_commands_and_their_errors(sh):
     assert out.endswith(TOOK)
     assert sh("debug 'nope'") == error(
         "debug", "Unknown view: nope (regions, store, hfile or explain)")
+
+
+def test_data_block_encoding_in_create_alter_and_describe(sh):
+    sh("create 't', {NAME => 'f', DATA_BLOCK_ENCODING => 'FAST_DIFF'}")
+    assert "DATA_BLOCK_ENCODING => 'FAST_DIFF'" in sh("describe 't'")
+    sh("alter 't', NAME => 'f', DATA_BLOCK_ENCODING => 'ROW_INDEX_V1'")
+    assert "DATA_BLOCK_ENCODING => 'ROW_INDEX_V1'" in sh("describe 't'")
+    out = sh("alter 't', NAME => 'f', DATA_BLOCK_ENCODING => 'PREFIX_TREE'")
+    assert "No enum constant org.apache.hadoop.hbase.io.encoding.DataBlockEncoding.PREFIX_TREE" \
+        in out and "Traceback" not in out
+    assert "DATA_BLOCK_ENCODING => 'ROW_INDEX_V1'" in sh("describe 't'")  # nothing changed
