@@ -121,7 +121,7 @@ def family_options(cf) -> dict:
     return {"VERSIONS": cf.max_versions, "MIN_VERSIONS": cf.min_versions,
             "TTL": "FOREVER" if cf.ttl is None else cf.ttl, "KEEP_DELETED_CELLS": kdc,
             "BLOOMFILTER": cf.bloom_filter, "BLOCKSIZE": cf.block_size,
-            "COMPRESSION": cf.compression}
+            "COMPRESSION": cf.compression, "DATA_BLOCK_ENCODING": cf.data_block_encoding}
 
 
 def find_store(cluster, table: str, region, family):

@@ -135,7 +135,8 @@ keys come from Bytes.split.
 
 Family options: VERSIONS, MIN_VERSIONS, TTL (seconds or FOREVER), KEEP_DELETED_CELLS,
 BLOOMFILTER (NONE, ROW, ROWCOL), BLOCKSIZE, COMPRESSION (NONE, SNAPPY, LZ4, GZ), IN_MEMORY,
-BLOCKCACHE, DATA_BLOCK_ENCODING (NONE, PREFIX, DIFF, FAST_DIFF, ROW_INDEX_V1). SPLITALGO is HexStringSplit, DecimalStringSplit or UniformSplit.
+BLOCKCACHE, DATA_BLOCK_ENCODING (NONE, PREFIX, DIFF, FAST_DIFF, ROW_INDEX_V1).
+SPLITALGO is HexStringSplit, DecimalStringSplit or UniformSplit.
 """)
 def create(sh, table, *args):
     if not isinstance(table, str):
