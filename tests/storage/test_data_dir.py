@@ -281,3 +281,18 @@ def test_store_file_names_never_meet_an_earlier_sessions(tmp_path):
                 c.admin.flush("t")
     with hsim.Cluster(clock=hsim.ManualClock(1000), data_dir=tmp_path) as c:
         assert c.table("t").get(b"r")[0].value == b"2-0"
+
+
+def test_encoded_family_and_its_files_survive_reopen(tmp_path):
+    with _cluster(tmp_path) as c:
+        c.admin.create_table("t", {"f": hsim.ColumnFamily(data_block_encoding="FAST_DIFF"),
+                                   "g": hsim.ColumnFamily(data_block_encoding="ROW_INDEX_V1")})
+        _fill(c)
+        c.admin.flush("t")
+        before = _rows(c)
+    with _cluster(tmp_path) as c2:
+        region = c2.master.tables["t"].locator.regions[0]
+        assert region.stores[b"f"].family.data_block_encoding == "FAST_DIFF"
+        assert {sf.reader.data_block_encoding for sf in region.stores[b"g"].files} == \
+            {"ROW_INDEX_V1"}
+        assert _rows(c2) == before
