@@ -11,6 +11,7 @@ An encoded block (BlockType.ENCODED_DATA, magic DATABLKE) starts with the encodi
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import OrderedDict
 
 from hsim.cell import NO_TTL, TAG_LONG, TTL_TAG_TYPE
@@ -53,21 +54,38 @@ class DataBlockEncoder:
 
 class DecodedOnDemand:
     """A cached encoded block read by its encoder's sequential seeker (BufferedEncodedSeeker:
-    the keys of a prefix-encoded block can only be rebuilt in order, from the block's first)."""
+    the keys of a prefix-encoded block can only be rebuilt in order, from the block's first).
 
-    __slots__ = ("encoder", "body", "include_tags", "include_mvcc")
+    The first seek into the block walks it only as far as the row, as HBase's seeker does; a
+    second seek means the block is hot, and it is then decoded once and kept decoded (its
+    cache entry still counts the encoded size), so later Gets bisect instead of walking."""
+
+    __slots__ = ("encoder", "body", "include_tags", "include_mvcc", "decoded")
 
     def __init__(self, encoder, body, include_tags: bool, include_mvcc: bool):
         self.encoder = encoder
         self.body = body
         self.include_tags = include_tags
         self.include_mvcc = include_mvcc
+        self.decoded = None  # None: never sought; (): sought once; then the block's cells
 
     def row_cells(self, row: bytes) -> tuple[list, bool]:
         """The cells of `row`, and whether they run to the block's end."""
-        return self.encoder.seek_row(self.body, row, self.include_tags, self.include_mvcc)
+        cells = self.decoded
+        if cells is None:
+            self.decoded = ()
+            return self.encoder.seek_row(self.body, row, self.include_tags, self.include_mvcc)
+        if not cells:
+            cells = self.decoded = self.cells()
+        n = len(cells)
+        i = j = bisect_left(cells, (row,))
+        while j < n and cells[j][0] == row:
+            j += 1
+        return cells[i:j], j == n
 
     def cells(self) -> list:
+        if self.decoded:
+            return self.decoded
         return self.encoder.decode(self.body, self.include_tags, self.include_mvcc)
 
 
