@@ -70,7 +70,7 @@ def test_round_trip_and_seeks_equal_full_decode(encoding, codec, bloom, cells, m
             assert list(reader.seek_row(row, IOCounters())) == want
 
 
-@pytest.mark.parametrize("encoding", DATA_BLOCK_ENCODINGS)
+@pytest.mark.parametrize("encoding", ["NONE", "PREFIX", "DIFF", "FAST_DIFF"])
 def test_blocks_cut_on_unencoded_size_as_none_cuts_them(encoding):
     cells = make_cells(400, cols=3, value=b"value-" * 5)
     none = open_reader(write(cells, ColumnFamily(block_size=4096)))
@@ -82,6 +82,21 @@ def test_blocks_cut_on_unencoded_size_as_none_cuts_them(encoding):
     assert {b.block_type for b in enc.blocks()} == {magic.decode()}
     if encoding in ("PREFIX", "DIFF", "FAST_DIFF"):
         assert enc.data_size < none.data_size * 0.8
+
+
+def test_row_index_v1_counts_each_rows_offset_toward_the_block_size():
+    """RowIndexEncoderV1.write: postCellEncode(size, size + 4) for a cell that opens a row, so
+    HFileWriterImpl.checkBlockBoundary's encoded size reaches BLOCKSIZE first. Cells of 100
+    KeyValue bytes, one per row, BLOCKSIZE 1024: NONE closes a block after 11 cells (1,100
+    bytes), ROW_INDEX_V1 after 10 (1,040 encoded bytes)."""
+    cells = make_cells(60, value=b"v" * (100 - 8 - 26))  # 26-byte keys: row000000/f:q000
+    assert {c.serialized_size for c in cells} == {100}
+    counts = {}
+    for encoding in ("NONE", "ROW_INDEX_V1"):
+        fam = ColumnFamily(block_size=1024, data_block_encoding=encoding)
+        counts[encoding] = [b.cell_count for b in open_reader(write(cells, fam), fam).blocks()]
+    assert counts["NONE"][:5] == [11] * 5
+    assert counts["ROW_INDEX_V1"][:6] == [10] * 6
 
 
 @pytest.mark.parametrize("encoding", ["PREFIX", "DIFF", "FAST_DIFF", "ROW_INDEX_V1"])

@@ -3,7 +3,8 @@
 The block body (after the 2-byte id) is the cells as NONE writes them (`keyLen:4 valueLen:4 key
 value [tagsLen:2 tags] [mvcc vlong]`, tags never compressed), then `rowCount:4`, the offset of
 each row's first cell from the first cell (`:4` each), then the cells' size `:4`. A seek
-bisects the row offsets and decodes only that row's cells.
+bisects the row offsets and decodes only that row's cells. A block's encoded size counts each
+row's 4-byte offset, so its blocks close a little before NONE's would.
 """
 
 from __future__ import annotations
@@ -29,15 +30,16 @@ class RowIndexBlockWriter(BlockWriter):
 
     def add(self, cell, tail: bytes, vl: bytes) -> int:
         row, fam, qual, nts, ntype, _seq, value, _ttl = cell
-        if row != self.last_row:  # RowIndexEncoderV1.checkRow: a new row
-            self.row_offsets.append(self.size)
-            self.last_row = row
         before = self.size
+        if row != self.last_row:  # RowIndexEncoderV1.checkRow: a new row
+            self.row_offsets.append(before)
+            self.last_row = row
+            before -= 4  # the row's offset counts as encoded bytes (extraBytesForRowIndex)
         self.parts.extend((_pack_head(12 + len(row) + len(fam) + len(qual), len(value), len(row)),
                            row, bytes((len(fam),)), fam, qual, _pack_tstype(-nts, -ntype), value,
                            tail, vl))
         self.size += 20 + len(row) + len(fam) + len(qual) + len(value) + len(tail) + len(vl)
-        return self.size - before
+        return self.size - before  # the KeyValue, plus 4 when it opens a row
 
     def finish(self) -> bytes:
         offsets = self.row_offsets
