@@ -140,8 +140,9 @@ class HFileWriter:
         new_block_writer = self.encoder.block_writer
         block_writer = new_block_writer(include_tags, include_mvcc)
         encode = None if block_writer is None else block_writer.add
-        encoded_bytes = 0
-        block_bytes = 0
+        # what the boundary check compares with BLOCKSIZE: the block's KeyValue bytes, or (in
+        # an encoding) the larger of those and its encoded bytes
+        block_bytes = unencoded_bytes = encoded_bytes = 0
         first_in_block = None
         last = ()  # compares below every cell: the first needs no order check
         last_bloom_row = last_bloom_qual = last_df_row = None
@@ -181,7 +182,7 @@ class HFileWriter:
                         df_cells.append(cell)
                         last_df_row = row
                 # checkBlockBoundary, skipped when this cell's key equals the previous one
-                if (block_bytes >= block_size or encoded_bytes >= block_size) and not (
+                if block_bytes >= block_size and not (
                         nts == last[3] and ntype == last[4] and qual == last[2]
                         and row == last[0] and fam == last[1]):
                     if bloom_cells or df_cells:
@@ -194,7 +195,7 @@ class HFileWriter:
                     if encode is not None:
                         block_writer = new_block_writer(include_tags, include_mvcc)
                         encode = block_writer.add
-                        encoded_bytes = 0
+                        unencoded_bytes = encoded_bytes = 0
                 if first_in_block is None:
                     first_in_block = cell
                 if fam is not fam_obj:
@@ -237,9 +238,12 @@ class HFileWriter:
                     extend((pack_head(klen, vlen, rlen), row, fam_prefix, qual,
                             pack_tstype(-nts, code), value, tail, vl))
                     mark(block_bytes)
+                    block_bytes += 8 + klen + vlen + tail_len + vl_len
                 else:
+                    unencoded_bytes += 8 + klen + vlen + tail_len + vl_len
                     encoded_bytes += encode(cell, tail, vl)
-                block_bytes += 8 + klen + vlen + tail_len + vl_len
+                    block_bytes = (unencoded_bytes if unencoded_bytes > encoded_bytes
+                                   else encoded_bytes)
                 entries += 1
                 total_key += klen
                 total_value += vlen
