@@ -149,8 +149,11 @@ class HFileReader:
         self.last_key = key_to_cell(parse_key(info[fi.LASTKEY])) if fi.LASTKEY in info else None
         self.first_row = self.first_key[0] if self.first_key is not None else None
         self.last_row = self.last_key[0] if self.last_key is not None else None
-        self.data_block_encoding = info.get(fi.DATA_BLOCK_ENCODING, b"NONE").decode()
-        self._encoder = ENCODERS[self.data_block_encoding]
+        self.data_block_encoding = info.get(fi.DATA_BLOCK_ENCODING, b"NONE").decode("latin-1")
+        self._encoder = ENCODERS.get(self.data_block_encoding)
+        if self._encoder is None:
+            raise ValueError(f"{self.name}: DATA_BLOCK_ENCODING {self.data_block_encoding} is "
+                             f"not one hsim reads ({', '.join(ENCODERS)})")
         self.bloom_type = info.get(fi.BLOOM_FILTER_TYPE, b"NONE").decode()
         self.bloom = self.delete_family_bloom = None
         if blk.GENERAL_BLOOM_META in blocks:

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hsim.cell import Cell
+from hsim.config import Config
 from hsim.engine import block as blk
 from hsim.engine import file_info as fi
 from hsim.engine.block import read_block, read_header
@@ -134,6 +135,16 @@ def test_unknown_encoding_is_refused_naming_the_valid_ones():
     assert ColumnFamily(data_block_encoding="fast_diff").data_block_encoding == "FAST_DIFF"
     assert ColumnFamily.from_options({"DATA_BLOCK_ENCODING": "DIFF"}).data_block_encoding == \
         "DIFF"
+
+
+def test_a_file_in_an_encoding_hsim_does_not_read_is_refused_in_one_line():
+    from hsim.engine.encoding.diff import DiffKeyDeltaEncoder
+    from hsim.engine.hfile import HFileWriter
+    w = HFileWriter(ColumnFamily(data_block_encoding="DIFF"), Config())
+    w.append_all(make_cells(5))
+    w.encoder = type("Dify", (DiffKeyDeltaEncoder,), {"name": "DIFY"})()  # an unknown name
+    with pytest.raises(ValueError, match="DATA_BLOCK_ENCODING DIFY is not one hsim reads"):
+        open_reader(w.finish(5, False, 0))
 
 
 def test_a_block_whose_id_differs_from_the_file_info_is_refused():
