@@ -31,7 +31,7 @@ from hsim.engine.block_index import (
 )
 from hsim.engine.bloom import CompoundBloomMeta, rowcol_key
 from hsim.engine.codecs import ALGORITHM_NAMES, decompressor
-from hsim.engine.encoding import ENCODERS, ID_SIZE
+from hsim.engine.encoding import ENCODERS
 from hsim.engine import file_info as fi
 from hsim.engine.trailer import (
     TRAILER_SIZE,
@@ -183,8 +183,8 @@ class HFileReader:
         if offsets is not None:
             value = SeekableBlock(body, offsets, self.include_tags, self.include_mvcc)
         else:
-            value = self._encoder.block(self._encoded_body(body), self.include_tags,
-                                        self.include_mvcc)
+            encoder = self._encoder
+            value = encoder.block(encoder.payload(body), self.include_tags, self.include_mvcc)
         io.blocks_read += 1
         io.bytes_read += self._on_disk[i]
         if cache is not None:
@@ -200,21 +200,9 @@ class HFileReader:
             return cells
         return value
 
-    def _encoded_body(self, body: bytes):
-        """A data block's body without its encoding id (HFileBlock.getBufferWithoutHeader
-        past DataBlockEncoding.ID_SIZE), checked against the file's DATA_BLOCK_ENCODING."""
-        encoder = self._encoder
-        if encoder.id == 0:
-            return body
-        block_id = body[0] << 8 | body[1]
-        if block_id != encoder.id:
-            raise ValueError(f"data block encoded with id {block_id} in a file whose "
-                             f"DATA_BLOCK_ENCODING is {encoder.name} (id {encoder.id})")
-        return body[ID_SIZE:]
-
     def _decode(self, body: bytes, plain: bool = False) -> list:
-        return self._encoder.decode(self._encoded_body(body), self.include_tags,
-                                    self.include_mvcc, plain)
+        encoder = self._encoder
+        return encoder.decode(encoder.payload(body), self.include_tags, self.include_mvcc, plain)
 
     def _cached_block(self, offset: int, io, decode):
         """An index or bloom block: always cached (when there is a cache), as HBase does."""

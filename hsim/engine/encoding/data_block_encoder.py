@@ -38,6 +38,17 @@ class DataBlockEncoder:
     name = "NONE"
     id = 0
 
+    def payload(self, body: bytes) -> bytes:
+        """A data block's body past its encoding id (HFileBlock.getBufferWithoutHeader past
+        DataBlockEncoding.ID_SIZE), the id checked against this, the file's, encoding."""
+        if self.id == 0:
+            return body
+        block_id = body[0] << 8 | body[1]
+        if block_id != self.id:
+            raise ValueError(f"data block encoded with id {block_id} in a file whose "
+                             f"DATA_BLOCK_ENCODING is {self.name} (id {self.id})")
+        return body[ID_SIZE:]
+
     def block_writer(self, include_tags: bool, include_mvcc: bool) -> BlockWriter | None:
         """A writer for one new block, or None when the block is plain KeyValues (NONE)."""
         raise NotImplementedError
