@@ -24,6 +24,8 @@ COMPRESSIONS = ("NONE", "SNAPPY", "LZ4", "GZ", "ZSTD")
 # BloomFilterUtil.PREFIX_LENGTH_KEY: a ROWPREFIX_FIXED_LENGTH family's CONFIGURATION key
 PREFIX_LENGTH_KEY = "RowPrefixBloomFilter.prefix_length"
 _MAX_ROW_LENGTH = 32767  # HConstants.MAX_ROW_LENGTH
+# DataBlockEncoding values HBase 2.x writes (hsim/engine/encoding/)
+DATA_BLOCK_ENCODINGS = ("NONE", "PREFIX", "DIFF", "FAST_DIFF", "ROW_INDEX_V1")
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,7 @@ class ColumnFamily:
     compression: str = "NONE"  # COMPRESSION
     in_memory: bool = False  # IN_MEMORY
     block_cache: bool = True  # BLOCKCACHE
+    data_block_encoding: str = "NONE"  # DATA_BLOCK_ENCODING
     # CONFIGURATION: the hsim-read keys of hsim.configuration_keys, text to text
     configuration: dict = field(default_factory=dict, hash=False)
 
@@ -55,6 +58,8 @@ class ColumnFamily:
         if isinstance(self.compression, str):
             c = self.compression.upper()
             object.__setattr__(self, "compression", "GZ" if c == "GZIP" else c)
+        if isinstance(self.data_block_encoding, str):
+            object.__setattr__(self, "data_block_encoding", self.data_block_encoding.upper())
         if self.ttl == _INT_MAX and not isinstance(self.ttl, bool):
             object.__setattr__(self, "ttl", None)
         self.validate()
@@ -92,6 +97,10 @@ class ColumnFamily:
             bloom_prefix_length(self)
         if self.compression not in COMPRESSIONS:
             raise InvalidArgumentError(f"COMPRESSION must be one of {COMPRESSIONS}")
+        if self.data_block_encoding not in DATA_BLOCK_ENCODINGS:
+            # DataBlockEncoding.valueOf: IllegalArgumentException
+            raise InvalidArgumentError(f"DATA_BLOCK_ENCODING must be one of "
+                                       f"{DATA_BLOCK_ENCODINGS}, not {self.data_block_encoding!r}")
         bs = self.block_size
         if not isinstance(bs, int) or not (1024 <= bs <= 16 * 1024 * 1024):
             # TableDescriptorChecker: "Block size for column family X must be between 1K and 16MB."
@@ -140,6 +149,7 @@ _SHELL_NAMES = {
     "COMPRESSION": "compression",
     "IN_MEMORY": "in_memory",
     "BLOCKCACHE": "block_cache",
+    "DATA_BLOCK_ENCODING": "data_block_encoding",
     "CONFIGURATION": "configuration",
     "NAME": "name",
 }

@@ -56,9 +56,9 @@ def _row_verbose(i: int) -> bytes:
 
 
 def _v(name, description, rows=_row_long, family=b"d", qualifiers=SHORT_QUALIFIERS,
-       block_size=65536, compression="NONE"):
+       block_size=65536, compression="NONE", encoding="NONE"):
     scenario.variant(name, description, rows=rows, family=family, qualifiers=qualifiers,
-                     block_size=block_size, compression=compression)
+                     block_size=block_size, compression=compression, encoding=encoding)
 
 
 _v("baseline", "row: the id as an 8-byte long; family 'd'; qualifiers 'via', 'who'; 64 KiB")
@@ -74,6 +74,10 @@ _v("verbose", "long row, long family and long qualifiers (HBASE-3551's case)",
 _v("block_8k", "baseline with BLOCKSIZE 8 KiB", block_size=8192)
 _v("block_256k", "baseline with BLOCKSIZE 256 KiB", block_size=262144)
 _v("gz", "baseline with COMPRESSION GZ", compression="GZ")
+_v("fast_diff", "baseline with DATA_BLOCK_ENCODING FAST_DIFF", encoding="FAST_DIFF")
+_v("long_family_fast_diff", "long family, FAST_DIFF", family=LONG_FAMILY, encoding="FAST_DIFF")
+_v("verbose_fast_diff", "long row, family and qualifiers, FAST_DIFF", rows=_row_verbose,
+   family=LONG_FAMILY, qualifiers=LONG_QUALIFIERS, encoding="FAST_DIFF")
 scenario.variant("short_key", "events keyed by an 8-byte sequence number; user and time in "
                  "cells: one user's events need a filtered full scan", access="short")
 scenario.variant("user_time_key", "events keyed [user:8][time:8]: one user's events are a "
@@ -90,7 +94,7 @@ def run(ctx, variant):
         raise ScenarioError(f"--param id_digits must be between 4 and 19: {digits}")
     ids = sorted(rng.sample(range(10 ** (digits - 1), 10**digits), ctx.ops))
     family = ColumnFamily(block_size=variant["block_size"], compression=variant["compression"],
-                          bloom_filter="ROW")
+                          bloom_filter="ROW", data_block_encoding=variant["encoding"])
     fam, quals = variant["family"], variant["qualifiers"]
     make_row = variant["rows"]
     ts = ctx.clock.now()
@@ -112,6 +116,8 @@ def run(ctx, variant):
     ctx.record("keyvalue_bytes", kv_bytes, "KeyValue bytes", "B")
     ctx.record("data_bytes", hbase2.data_size, "data blocks on disk", "B")
     ctx.record("data_blocks", hbase2.data_block_count, "data blocks")
+    ctx.record("cache_bytes", hbase2.uncompressed_data_size,
+               "data blocks as the block cache holds them (uncompressed, encoded)", "B")
     ctx.record("index_bytes", hbase2.index_size, "block index, HBase 2 keys", "B")
     ctx.record("index_bytes_full_keys", full.index_size, "block index, full first keys", "B")
     ctx.record("index_share", hbase2.index_size / hbase2.data_size,
@@ -296,3 +302,30 @@ scenario.claim(
     criterion=(metric("gz", "data_bytes") < 0.9 * metric("baseline", "data_bytes"))
               & (metric("gz", "index_bytes") >= 0.95 * metric("baseline", "index_bytes")),
     covers=(21,))
+
+
+scenario.claim(
+    "values are always freighted with their coordinates, FAST_DIFF-encoded too: long names "
+    "make bigger files",
+    seed="000", section="Try to minimize row and column sizes",
+    quote="In HBase, values are always freighted with their coordinates; as a cell value "
+          "passes through the system, it'll be accompanied by its row, column name, and "
+          "timestamp - always.",
+    # FastDiffDeltaEncoder writes the family once a block and each key's common prefix with
+    # the previous key once: the criterion asks whether long names still cost 20% more bytes
+    criterion=(metric("verbose_fast_diff", "data_bytes") > 1.2 * metric("fast_diff", "data_bytes"))
+              & (metric("long_family_fast_diff", "data_bytes")
+                 > 1.2 * metric("fast_diff", "data_bytes")),
+    covers=(17,))
+
+
+scenario.claim(
+    "a data block encoding shrinks the data and the cached blocks, not the index: index keys "
+    "keep their coordinates",
+    seed="000", section="Try to minimize row and column sizes", quote=_COORDINATES,
+    criterion=(metric("verbose_fast_diff", "data_bytes") < 0.6 * metric("verbose", "data_bytes"))
+              & (metric("verbose_fast_diff", "cache_bytes")
+                 < 0.6 * metric("verbose", "cache_bytes"))
+              & (metric("verbose_fast_diff", "index_bytes")
+                 >= 0.95 * metric("verbose", "index_bytes")),
+    covers=(18,))

@@ -10,8 +10,9 @@ ChecksumUtil lays them out, of HBase's default type CRC32C (ChecksumType code 2)
 the hardware-backed google-crc32c library as Hadoop's native CRC32C is. Blocks written by
 earlier hsim versions carry CRC32 (code 1, zlib) and still verify: the header says which.
 
-A data block (NONE data-block encoding, NoneEncoder) is a run of cells:
-`keylen:4 vallen:4 key value [tagslen:2 tags] [mvcc as Hadoop vlong]`.
+A data block (NONE data-block encoding, NoOpDataBlockEncoder) is a run of cells:
+`keylen:4 vallen:4 key value [tagslen:2 tags] [mvcc as Hadoop vlong]`; the other encodings
+(ENCODED_DATA blocks) are in hsim/engine/encoding/.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ _HEADER = struct.Struct(">8siiqBii")
 
 # BlockType magics (BlockType.java).
 DATA = b"DATABLK*"
+ENCODED_DATA = b"DATABLKE"  # a data block in a data block encoding other than NONE
 LEAF_INDEX = b"IDXLEAF2"
 BLOOM_CHUNK = b"BLMFBLK2"
 META = b"METABLKc"

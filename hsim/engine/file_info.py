@@ -26,6 +26,7 @@ MAX_SEQ_ID_KEY = b"MAX_SEQ_ID_KEY"
 MAJOR_COMPACTION_KEY = b"MAJOR_COMPACTION_KEY"
 TIMERANGE = b"TIMERANGE"
 EARLIEST_PUT_TS = b"EARLIEST_PUT_TS"
+DATA_BLOCK_ENCODING = b"DATA_BLOCK_ENCODING"  # HFileDataBlockEncoderImpl; absent for NONE
 # hsim's one addition: the exact KeyValue bytes of the file's cells (sum of serialized_size),
 # which HBase does not record but the simulator reports.
 KEYVALUE_BYTES = b"hsim.KEYVALUE_BYTES"

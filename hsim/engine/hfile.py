@@ -7,8 +7,9 @@
     trailer              4096 bytes
 
 The writer follows HFileWriterImpl + StoreFileWriter: a data block is closed when its
-uncompressed cell bytes reach BLOCKSIZE, checked *before* each new cell unless that cell's key
-equals the previous one (so equal keys never straddle blocks); each closed block gets an index
+uncompressed cell bytes (or, in a data block encoding, its encoded bytes) reach BLOCKSIZE,
+checked *before* each new cell unless that cell's key equals the previous one (so equal keys
+never straddle blocks; HFileWriterImpl.checkBlockBoundary); each closed block gets an index
 entry keyed by getMidpoint(previous block's last cell, its first cell); the bloom, time range,
 earliest put and delete-family count are tracked per cell.
 
@@ -35,6 +36,7 @@ from hsim.engine.bloom import CompoundBloomWriter, rowcol_key
 from hsim.engine.murmur_hash import HASH_TYPES
 from hsim.engine import file_info as fi
 from hsim.engine.codecs import ALGORITHM_ORDINALS, compressor
+from hsim.engine.encoding import ENCODERS
 from hsim.engine.trailer import (
     TRAILER_SIZE,
     FixedFileTrailer,
@@ -67,6 +69,7 @@ class HFileWriter:
         self.include_mvcc = include_mvcc
         self.full_first_keys = full_first_keys
         self._compress = compressor(family.compression)
+        self.encoder = ENCODERS[family.data_block_encoding]
         self._parts: list[bytes] = []  # the file so far, block by block
         self._pos = 0
         self._prev_offset: dict[bytes, int] = {}
@@ -136,7 +139,14 @@ class HFileWriter:
         extend = parts.extend
         cell_starts = self._block_cell_offsets
         mark = cell_starts.append
-        block_bytes = 0
+        # the data block encoding's writer of the block being written (None for NONE, whose
+        # block is the KeyValues built here)
+        new_block_writer = self.encoder.block_writer
+        block_writer = new_block_writer(include_tags, include_mvcc)
+        encode = None if block_writer is None else block_writer.add
+        # what the boundary check compares with BLOCKSIZE: the block's KeyValue bytes, or (in
+        # an encoding) the larger of those and its encoded bytes
+        block_bytes = unencoded_bytes = encoded_bytes = 0
         first_in_block = None
         last = ()  # compares below every cell: the first needs no order check
         last_bloom_row = last_bloom_qual = last_df_row = None
@@ -181,11 +191,15 @@ class HFileWriter:
                         and row == last[0] and fam == last[1]):
                     if bloom_cells or df_cells:
                         feed_blooms()
-                    finish_block(parts, first_in_block, last)
+                    finish_block(parts, first_in_block, last, block_writer)
                     parts = []
                     extend = parts.extend
                     block_bytes = 0
                     first_in_block = None
+                    if encode is not None:
+                        block_writer = new_block_writer(include_tags, include_mvcc)
+                        encode = block_writer.add
+                        unencoded_bytes = encoded_bytes = 0
                 if first_in_block is None:
                     first_in_block = cell
                 if fam is not fam_obj:
@@ -224,10 +238,16 @@ class HFileWriter:
                         vl_len = len(vl)
                     if seq > max_mvcc:
                         max_mvcc = seq
-                extend((pack_head(klen, vlen, rlen), row, fam_prefix, qual,
-                        pack_tstype(-nts, code), value, tail, vl))
-                mark(block_bytes)
-                block_bytes += 8 + klen + vlen + tail_len + vl_len
+                if encode is None:
+                    extend((pack_head(klen, vlen, rlen), row, fam_prefix, qual,
+                            pack_tstype(-nts, code), value, tail, vl))
+                    mark(block_bytes)
+                    block_bytes += 8 + klen + vlen + tail_len + vl_len
+                else:
+                    unencoded_bytes += 8 + klen + vlen + tail_len + vl_len
+                    encoded_bytes += encode(cell, tail, vl)
+                    block_bytes = (unencoded_bytes if unencoded_bytes > encoded_bytes
+                                   else encoded_bytes)
                 entries += 1
                 total_key += klen
                 total_value += vlen
@@ -245,7 +265,7 @@ class HFileWriter:
         if bloom_cells or df_cells:
             feed_blooms()
         if block_bytes:
-            finish_block(parts, first_in_block, last)
+            finish_block(parts, first_in_block, last, block_writer)
         kv_bytes = 8 * entries + total_key + total_value + tag_bytes
         last = last or None
         self._stats = dict(
@@ -268,11 +288,15 @@ class HFileWriter:
         self._total_uncompressed += HEADER_SIZE + len(body)
         return offset, len(data)
 
-    def _finish_block(self, parts: list, first_cell, last_cell) -> None:
-        offset, on_disk = self._write_block(blk.DATA, b"".join(parts))
-        starts = self._block_cell_offsets
-        self.cell_offsets[offset] = array("I", starts)
-        starts.clear()
+    def _finish_block(self, parts: list, first_cell, last_cell, block_writer) -> None:
+        if block_writer is None:
+            offset, on_disk = self._write_block(blk.DATA, b"".join(parts))
+            starts = self._block_cell_offsets
+            self.cell_offsets[offset] = array("I", starts)
+            starts.clear()
+        else:  # HFileBlockDefaultEncodingContext: the encoding's id, then its body
+            offset, on_disk = self._write_block(
+                blk.ENCODED_DATA, self.encoder.id.to_bytes(2, "big") + block_writer.finish())
         if self._first_data_offset < 0:
             self._first_data_offset = offset
         self._last_data_offset = offset
@@ -336,9 +360,13 @@ class HFileWriter:
             info[fi.KEY_VALUE_VERSION] = fi.int_bytes(1)
         if s["last"] is not None:
             info[fi.LASTKEY] = key_bytes(s["last"])
+        encoded = self.encoder.name != "NONE"
+        if encoded:  # HFileDataBlockEncoderImpl.saveMetadata (NoOpDataBlockEncoder saves none)
+            info[fi.DATA_BLOCK_ENCODING] = self.encoder.name.encode()
         if self.include_tags:
             info[fi.MAX_TAGS_LEN] = fi.int_bytes(s["max_tags_len"])
-            info[fi.TAGS_COMPRESSED] = b"\x00"
+            # HFileWriterImpl.finishFileInfo: encoded and COMPRESS_TAGS (HBase's default)
+            info[fi.TAGS_COMPRESSED] = b"\xff" if encoded else b"\x00"
         file_info_offset, _ = self._write_block(blk.FILE_INFO, file_info_bytes(info))
         for b, magic in ((bloom, blk.GENERAL_BLOOM_META),
                          (self._df_bloom, blk.DELETE_FAMILY_BLOOM_META)):

@@ -3,8 +3,10 @@
 The reader follows HFileReaderImpl: load-on-open on construction (not counted as I/O), then
 every data, leaf/intermediate index and bloom block is fetched through the block cache with key
 (file name, offset): a miss decodes the block and counts blocks_read and bytes_read (on-disk
-size), a hit counts cache_hits. What is cached for a data block is its decoded list of cells,
-accounted at its uncompressed size with header; that is what makes repeated reads fast.
+size), a hit counts cache_hits. What is cached for a data block is its decoded list of cells, or
+an object that finds a row's cells in the block's bytes (its encoding's seeker), accounted at
+its uncompressed size with header: in a data block encoding, the *encoded* size, as HBase's
+cache holds encoded blocks.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from os.path import commonprefix
 from hsim.cell import LATEST_TIMESTAMP, Cell
 from hsim.config import Config
 from hsim.engine import block as blk
-from hsim.engine.block import HEADER_SIZE, decode_cells, read_block, read_header
+from hsim.engine.block import HEADER_SIZE, read_block, read_header
 from hsim.engine.block_seek import SeekableBlock
 from hsim.engine.block_index import (
     first_on_row,
@@ -30,6 +32,7 @@ from hsim.engine.block_index import (
 )
 from hsim.engine.bloom import CompoundBloomMeta, rowcol_key
 from hsim.engine.codecs import ALGORITHM_NAMES, decompressor
+from hsim.engine.encoding import ENCODERS
 from hsim.engine import file_info as fi
 from hsim.engine.trailer import (
     TRAILER_SIZE,
@@ -99,7 +102,7 @@ class HFileReader:
         while pos < end:
             magic, size, body, _prev = read_header(data, pos)
             self._headers.append((pos, magic, size, body))
-            if magic == blk.DATA:
+            if magic == blk.DATA or magic == blk.ENCODED_DATA:
                 offsets.append(pos)
                 on_disk.append(size)
                 uncompressed.append(body)
@@ -147,6 +150,11 @@ class HFileReader:
         self.last_key = key_to_cell(parse_key(info[fi.LASTKEY])) if fi.LASTKEY in info else None
         self.first_row = self.first_key[0] if self.first_key is not None else None
         self.last_row = self.last_key[0] if self.last_key is not None else None
+        self.data_block_encoding = info.get(fi.DATA_BLOCK_ENCODING, b"NONE").decode("latin-1")
+        self._encoder = ENCODERS.get(self.data_block_encoding)
+        if self._encoder is None:
+            raise ValueError(f"{self.name}: DATA_BLOCK_ENCODING {self.data_block_encoding} is "
+                             f"not one hsim reads ({', '.join(ENCODERS)})")
         self.bloom_type = info.get(fi.BLOOM_FILTER_TYPE, b"NONE").decode()
         self.bloom_prefix_length = (fi.get_int(info, fi.BLOOM_FILTER_PARAM, 0)
                                     if self.bloom_type == "ROWPREFIX_FIXED_LENGTH" else None)
@@ -178,10 +186,11 @@ class HFileReader:
             io.cache_misses += 1
         _, body = read_block(self.data, self._offsets[i], self._decompress)
         offsets = self._cell_offsets.get(self._offsets[i])
-        if offsets is None:
-            value = decode_cells(body, self.include_tags, self.include_mvcc)
-        else:
+        if offsets is not None:
             value = SeekableBlock(body, offsets, self.include_tags, self.include_mvcc)
+        else:
+            encoder = self._encoder
+            value = encoder.block(encoder.payload(body), self.include_tags, self.include_mvcc)
         io.blocks_read += 1
         io.bytes_read += self._on_disk[i]
         if cache is not None:
@@ -190,12 +199,16 @@ class HFileReader:
 
     def _data_block(self, i: int, io) -> list:
         value = self._fetch_block(i, io)
-        if type(value) is SeekableBlock:
+        if type(value) is not list:
             cells = value.cells()
             if self._data_cache is not None:
                 self._data_cache.replace((self.name, self._offsets[i]), cells)
             return cells
         return value
+
+    def _decode(self, body: bytes, plain: bool = False) -> list:
+        encoder = self._encoder
+        return encoder.decode(encoder.payload(body), self.include_tags, self.include_mvcc, plain)
 
     def _cached_block(self, offset: int, io, decode):
         """An index or bloom block: always cached (when there is a cache), as HBase does."""
@@ -277,7 +290,7 @@ class HFileReader:
         i = self._locate(key, io)
         while True:
             block = self._fetch_block(i, io)
-            if type(block) is SeekableBlock:
+            if type(block) is not list:
                 cells, to_end = block.row_cells(row)
                 yield from cells
                 if not to_end:
@@ -302,7 +315,7 @@ class HFileReader:
         `decoded`: decode the block whole (and cache it so) rather than binary-search its
         bytes: for reads that seek in it more than once (explicit columns)."""
         block = self._data_block(i, io) if decoded else self._fetch_block(i, io)
-        if type(block) is SeekableBlock:
+        if type(block) is not list:
             cells, to_end = block.row_cells(row)
             if key is not None and cells and cells[0] < key:
                 cells = cells[bisect_left(cells, key):]
@@ -462,15 +475,15 @@ class HFileReader:
         tuples (see decode_cells)."""
         for off in self._offsets:
             _, body = read_block(self.data, off, self._decompress)
-            yield from decode_cells(body, self.include_tags, self.include_mvcc, plain)
+            yield from self._decode(body, plain)
 
     def blocks(self) -> list[BlockRecord]:
         """The data blocks: offset, sizes, first cell and cell count."""
         out = []
         for off, size, body_size in zip(self._offsets, self._on_disk, self._uncompressed):
             _, body = read_block(self.data, off, self._decompress)
-            cells = decode_cells(body, self.include_tags, self.include_mvcc)
-            out.append(BlockRecord(off, blk.DATA.decode(), size, body_size,
+            cells = self._decode(body)
+            out.append(BlockRecord(off, read_header(self.data, off)[0].decode(), size, body_size,
                                    cells[0] if cells else None, len(cells)))
         return out
 

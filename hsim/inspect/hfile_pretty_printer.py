@@ -118,6 +118,7 @@ class HFileDescription:
     index: list[IndexEntry]
     blocks: list  # hfile.BlockRecord, every block in file order
     cells: list[Cell] | None = field(default=None)
+    data_block_encoding: str = "NONE"  # the file info's DATA_BLOCK_ENCODING
 
     def __str__(self) -> str:
         out = self.meta_lines() + self.index_lines() + self.header_lines()
@@ -172,7 +173,9 @@ class HFileDescription:
             return f"<h4>{html.escape(title)}</h4><table><tr>{head}</tr>{body}</table>"
 
         summary = [("name", self.name), ("length", self.size), ("entries", self.entries),
-                   ("compression", self.compression), ("firstKey", self.first_key),
+                   ("compression", self.compression),
+                   ("data block encoding", self.data_block_encoding),
+                   ("firstKey", self.first_key),
                    ("lastKey", self.last_key), ("midKey", self.mid_key),
                    ("index levels", self.index_levels), ("index bytes", self.index_size),
                    ("data bytes", self.data_size)]
@@ -247,4 +250,5 @@ def describe(reader, cells: bool = False) -> HFileDescription:
                for level, off, size, key in reader.index_entries()],
         blocks=reader.all_blocks(),
         cells=list(reader.cells()) if cells else None,
+        data_block_encoding=reader.data_block_encoding,
     )

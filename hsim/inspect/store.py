@@ -118,10 +118,13 @@ class StoreView:
 
 def family_options(cf) -> dict:
     kdc = cf.keep_deleted_cells.value
-    return {"VERSIONS": cf.max_versions, "MIN_VERSIONS": cf.min_versions,
-            "TTL": "FOREVER" if cf.ttl is None else cf.ttl, "KEEP_DELETED_CELLS": kdc,
-            "BLOOMFILTER": cf.bloom_filter, "BLOCKSIZE": cf.block_size,
-            "COMPRESSION": cf.compression}
+    options = {"VERSIONS": cf.max_versions, "MIN_VERSIONS": cf.min_versions,
+               "TTL": "FOREVER" if cf.ttl is None else cf.ttl, "KEEP_DELETED_CELLS": kdc,
+               "BLOOMFILTER": cf.bloom_filter, "BLOCKSIZE": cf.block_size,
+               "COMPRESSION": cf.compression}
+    if cf.data_block_encoding != "NONE":  # shown when set, so NONE stores read as before
+        options["DATA_BLOCK_ENCODING"] = cf.data_block_encoding
+    return options
 
 
 def find_store(cluster, table: str, region, family):

@@ -8,7 +8,7 @@ import re
 from hsim.bytes import to_bytes_binary
 from hsim.errors import DoNotRetryError, HsimError, InvalidArgumentError
 from hsim.keep_deleted_cells import KeepDeletedCells
-from hsim.schema import ColumnFamily
+from hsim.schema import DATA_BLOCK_ENCODINGS, ColumnFamily
 from hsim.shell.args import (java_bool, java_int, name_text, ruby_class, ttl_seconds)
 from hsim.shell.formatter import human_bytes, human_ttl
 from hsim.shell.parser import ruby_inspect, to_bytes, to_text
@@ -21,11 +21,11 @@ _FAMILY_OPTIONS = {
     "VERSIONS": "max_versions", "MIN_VERSIONS": "min_versions", "TTL": "ttl",
     "KEEP_DELETED_CELLS": "keep_deleted_cells", "BLOOMFILTER": "bloom_filter",
     "BLOCKSIZE": "block_size", "COMPRESSION": "compression", "IN_MEMORY": "in_memory",
-    "BLOCKCACHE": "block_cache",
+    "BLOCKCACHE": "block_cache", "DATA_BLOCK_ENCODING": "data_block_encoding",
 }
 # Options HBase knows that change nothing hsim models: accepted and not kept.
 _FAMILY_IGNORED = {
-    "REPLICATION_SCOPE", "DATA_BLOCK_ENCODING", "CACHE_DATA_ON_WRITE", "CACHE_INDEX_ON_WRITE",
+    "REPLICATION_SCOPE", "CACHE_DATA_ON_WRITE", "CACHE_INDEX_ON_WRITE",
     "CACHE_BLOOMS_ON_WRITE", "EVICT_BLOCKS_ON_CLOSE", "PREFETCH_BLOCKS_ON_OPEN",
     "COMPRESS_TAGS", "DFS_REPLICATION", "CONFIGURATION", "METADATA", "STORAGE_POLICY",
     "IN_MEMORY_COMPACTION", "NEW_VERSION_BEHAVIOR",
@@ -77,6 +77,12 @@ def family_from_hash(arg: dict, current: ColumnFamily | None, out) -> tuple[byte
             if v not in _COMPRESSIONS:
                 raise ShellArgumentError(f"Compression {v} is not supported. Use one of "
                                          + " ".join(_COMPRESSIONS))
+        elif field == "data_block_encoding":
+            v = to_text(str(v))  # DataBlockEncoding.valueOf: the exact name
+            if v not in DATA_BLOCK_ENCODINGS:
+                raise InvalidArgumentError(
+                    f"No enum constant org.apache.hadoop.hbase.io.encoding.DataBlockEncoding.{v}"
+                    f" (hsim writes {', '.join(DATA_BLOCK_ENCODINGS)})")
         opts[field] = v
     return fam, ColumnFamily(**opts)
 
@@ -86,7 +92,7 @@ def family_description(name: bytes, cf: ColumnFamily) -> str:
     kdc = cf.keep_deleted_cells.value
     values = [
         ("INDEX_BLOCK_ENCODING", "NONE"), ("VERSIONS", cf.max_versions),
-        ("KEEP_DELETED_CELLS", kdc), ("DATA_BLOCK_ENCODING", "NONE"),
+        ("KEEP_DELETED_CELLS", kdc), ("DATA_BLOCK_ENCODING", cf.data_block_encoding),
         ("TTL", human_ttl(cf.ttl)), ("MIN_VERSIONS", cf.min_versions),
         ("REPLICATION_SCOPE", 0), ("BLOOMFILTER", cf.bloom_filter),
         ("IN_MEMORY", str(cf.in_memory).lower()), ("COMPRESSION", cf.compression),
@@ -129,8 +135,8 @@ keys come from Bytes.split.
 
 Family options: VERSIONS, MIN_VERSIONS, TTL (seconds or FOREVER), KEEP_DELETED_CELLS,
 BLOOMFILTER (NONE, ROW, ROWCOL, ROWPREFIX_FIXED_LENGTH), BLOCKSIZE, COMPRESSION (NONE, SNAPPY, LZ4,
-GZ, ZSTD), IN_MEMORY,
-BLOCKCACHE. SPLITALGO is HexStringSplit, DecimalStringSplit or UniformSplit.
+GZ, ZSTD), IN_MEMORY, BLOCKCACHE, DATA_BLOCK_ENCODING (NONE, PREFIX, DIFF, FAST_DIFF,
+ROW_INDEX_V1). SPLITALGO is HexStringSplit, DecimalStringSplit or UniformSplit.
 """)
 def create(sh, table, *args):
     if not isinstance(table, str):

@@ -10,7 +10,6 @@ from itertools import islice
 
 from hsim.cell import FAMILY, QUALIFIER
 from hsim.engine.block_index import first_on_row, search_key
-from hsim.engine.block_seek import SeekableBlock
 from hsim.engine.query_matcher import UserMatcher
 from hsim.filters.apply import store_limits
 from hsim.filters.base import (
@@ -70,7 +69,7 @@ def _seek_row(reader, row, io):
     i = reader._locate(key, io)
     while True:
         block = reader._fetch_block(i, io)
-        if type(block) is SeekableBlock:
+        if type(block) is not list:  # a SeekableBlock or an encoded block
             cells, to_end = block.row_cells(row)
             yield from cells
             if not to_end:

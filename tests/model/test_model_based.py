@@ -32,6 +32,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 import hsim
 import pytest
+from hsim.schema import DATA_BLOCK_ENCODINGS
 
 pytestmark = pytest.mark.slow  # hypothesis state machines and long property runs
 
@@ -104,8 +105,9 @@ def semantics_machine(rows: list, families: list, split_points: list):
     class Machine(RuleBasedStateMachine):
         @initialize(drawn=st.lists(schemas(), min_size=len(families), max_size=len(families)),
                     flush_size=st.sampled_from([2048, 8192, 1 << 30]),
-                    bloom=st.sampled_from(["ROWCOL", "ROW", "NONE"]))
-        def setup(self, drawn, flush_size, bloom):
+                    bloom=st.sampled_from(["ROWCOL", "ROW", "NONE"]),
+                    encoding=st.sampled_from(DATA_BLOCK_ENCODINGS))
+        def setup(self, drawn, flush_size, bloom, encoding):
             config = hsim.Config(
                 memstore_flush_size=flush_size, compaction_min_files=1000,
                 compaction_max_files=1000, blocking_store_files=100000,
@@ -113,6 +115,7 @@ def semantics_machine(rows: list, families: list, split_points: list):
                 region_max_filesize=1 << 50)
             self.cluster = hsim.Cluster(config=config, clock=hsim.ManualClock(START_CLOCK))
             self.bloom = bloom
+            self.encoding = encoding
             self.cluster.admin.create_table(
                 "t", {fam.decode(): self._family(s) for fam, s in zip(families, drawn)})
             self.table = self.cluster.table("t")
@@ -123,7 +126,8 @@ def semantics_machine(rows: list, families: list, split_points: list):
         def _family(self, s: Schema) -> hsim.ColumnFamily:
             return hsim.ColumnFamily(max_versions=s.versions, min_versions=s.min_versions,
                                      ttl=s.ttl, keep_deleted_cells=s.kdc,
-                                     bloom_filter=self.bloom, block_size=1024)
+                                     bloom_filter=self.bloom, block_size=1024,
+                                     data_block_encoding=self.encoding)
 
         @property
         def now(self) -> int:

@@ -24,6 +24,7 @@ from hsim.filters import (
 )
 from hsim.engine.hfile_reader import HFileReader
 from hsim.metrics import IOCounters
+from hsim.schema import DATA_BLOCK_ENCODINGS
 
 import reference_read as ref
 
@@ -50,6 +51,7 @@ family_options = st.fixed_dictionaries({
     "bloom_filter": st.sampled_from(["NONE", "ROW", "ROWCOL"]),
     "block_size": st.sampled_from([1024, 2048]),
     "block_cache": st.booleans(),
+    "data_block_encoding": st.sampled_from(DATA_BLOCK_ENCODINGS),
 })
 
 ops = st.lists(st.one_of(

@@ -62,6 +62,10 @@ def test_index_size_follows_block_size_and_key_length():
     assert r["gz"]["data_bytes"] < 0.5 * b["data_bytes"]
     assert r["gz"]["index_bytes"] == b["index_bytes"]
     assert r["id_as_string"]["row_key_bytes"] > 2 * b["row_key_bytes"]
+    # FAST_DIFF: smaller data and cached blocks, the same blocks and index
+    fd = r["fast_diff"]
+    assert fd["data_bytes"] < 0.5 * b["data_bytes"] and fd["cache_bytes"] < 0.5 * b["cache_bytes"]
+    assert (fd["index_bytes"], fd["data_blocks"]) == (b["index_bytes"], b["data_blocks"])
 
 
 @pytest.mark.slow
@@ -185,6 +189,11 @@ def test_index_size_says_which_claims_hold_for_which_index_keys():
     hbase2 = [v for t, v in verdicts.items() if "(HBase 2's shortened keys)" in t]
     assert full == ["held"] and hbase2 == ["did not hold"]
     assert verdicts["compression makes for larger indices"] == "did not hold"
+    # FAST_DIFF strips repeated coordinates from blocks (the long family wholly), not the index
+    assert verdicts["a data block encoding shrinks the data and the cached blocks, not the "
+                    "index: index keys keep their coordinates"] == "held"
+    assert verdicts["values are always freighted with their coordinates, FAST_DIFF-encoded too: "
+                    "long names make bigger files"] == "did not hold"
 
 
 @pytest.mark.parametrize("name", ["hotspotting", "presplit", "compaction_io", "column_families",

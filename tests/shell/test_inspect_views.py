@@ -218,3 +218,21 @@ def test_the_matchers_reasons_cover_every_cell_it_drops():
     assert why(hsim.ColumnFamily(), (0, 15)) == {MARKER: 1, DELETED: 1}
     assert why(hsim.ColumnFamily(), (15, 30), raw=True) == {TIME_RANGE: 1}
 
+
+
+def test_hfile_view_store_view_and_store_file_page_show_the_encoding(cluster):
+    from hsim.ui.pages import store_file
+    cluster.admin.create_table("t", {"f": hsim.ColumnFamily(data_block_encoding="FAST_DIFF")})
+    t = cluster.table("t")
+    for r in (b"a", b"b", b"c"):
+        t.put(r, {b"f:q": b"v"})
+    cluster.admin.flush("t")
+    v = hfile(cluster, "t", 0, "f", 0, cells=True)
+    assert v.description.data_block_encoding == "FAST_DIFF"
+    assert "    DATA_BLOCK_ENCODING = FAST_DIFF" in str(v)
+    assert "blockType=DATABLKE" in str(v)
+    assert [c.row for c in v.description.cells] == [b"a", b"b", b"c"]
+    assert "DATA_BLOCK_ENCODING FAST_DIFF" in str(store(cluster, "t", 0, "f"))
+    name = find_region(cluster, "t", 0).stores[b"f"].files[0].name
+    page = store_file(cluster, name)["view_html"]
+    assert "<td>data block encoding</td><td>FAST_DIFF</td>" in page

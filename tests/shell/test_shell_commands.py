@@ -448,3 +448,14 @@ def test_create_with_zstd_and_a_row_prefix_bloom_without_its_prefix_length(sh):
     assert ("ERROR: org.apache.hadoop.hbase.DoNotRetryIOException: Failed to get bloom filter "
             "param: Bloom filter type is ROWPREFIX_FIXED_LENGTH, RowPrefixBloomFilter."
             "prefix_length not specified.") in out
+
+
+def test_data_block_encoding_in_create_alter_and_describe(sh):
+    sh("create 't', {NAME => 'f', DATA_BLOCK_ENCODING => 'FAST_DIFF'}")
+    assert "DATA_BLOCK_ENCODING => 'FAST_DIFF'" in sh("describe 't'")
+    sh("alter 't', NAME => 'f', DATA_BLOCK_ENCODING => 'ROW_INDEX_V1'")
+    assert "DATA_BLOCK_ENCODING => 'ROW_INDEX_V1'" in sh("describe 't'")
+    out = sh("alter 't', NAME => 'f', DATA_BLOCK_ENCODING => 'PREFIX_TREE'")
+    assert "No enum constant org.apache.hadoop.hbase.io.encoding.DataBlockEncoding.PREFIX_TREE" \
+        in out and "Traceback" not in out
+    assert "DATA_BLOCK_ENCODING => 'ROW_INDEX_V1'" in sh("describe 't'")  # nothing changed

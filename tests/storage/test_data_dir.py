@@ -299,3 +299,18 @@ def test_zstd_and_bloom_families_round_trip_and_print_with_hsim_hfile(tmp_path, 
     assert main(["hfile", str(path), "-m"]) == 0
     out = capsys.readouterr().out
     assert "compression=zstd" in out and "BLOOM_FILTER_TYPE = ROWCOL" in out
+
+
+def test_encoded_family_and_its_files_survive_reopen(tmp_path):
+    with _cluster(tmp_path) as c:
+        c.admin.create_table("t", {"f": hsim.ColumnFamily(data_block_encoding="FAST_DIFF"),
+                                   "g": hsim.ColumnFamily(data_block_encoding="ROW_INDEX_V1")})
+        _fill(c)
+        c.admin.flush("t")
+        before = _rows(c)
+    with _cluster(tmp_path) as c2:
+        region = c2.master.tables["t"].locator.regions[0]
+        assert region.stores[b"f"].family.data_block_encoding == "FAST_DIFF"
+        assert {sf.reader.data_block_encoding for sf in region.stores[b"g"].files} == \
+            {"ROW_INDEX_V1"}
+        assert _rows(c2) == before
