@@ -12,6 +12,7 @@ from collections import Counter
 
 import hashlib
 
+from hsim.configuration_keys import configured
 from hsim.engine import scanner
 from hsim.engine.compaction_policies import policy_for
 from hsim.engine.off_peak_hours import OffPeakHours
@@ -56,17 +57,20 @@ class StoreCounters:
 
 
 class Store:
-    def __init__(self, name: bytes, family, config, block_cache=None, *, owner: str = ""):
+    def __init__(self, name: bytes, family, config, block_cache=None, *, owner: str = "",
+                 table_configuration: dict | None = None):
         self.name = name  # the family name
         self.family = family  # a ColumnFamily; replaced by alter, applies to reads at once
-        self.config = config
+        self.cluster_config = config
+        # the table's CONFIGURATION entries (shared with its descriptor): with the family's,
+        # over the cluster's Config, they make the settings this store runs under (`config`)
+        self.table_configuration = table_configuration
+        self._settings = (None, config, None)  # (entries they came from, Config, policy)
         self.block_cache = block_cache
         self.owner = owner  # the region's encoded name, used in file names
         self.memstore = MemStore()
         self.files: list[StoreFile] = []  # ordered by max sequence id, oldest first
         self.counters = StoreCounters()
-        self.policy = policy_for(config)  # Config.compaction_policy
-        self.off_peak = OffPeakHours.from_config(config)
         self._file_counter = 0
         # Set while the store's region is open with a data directory: persist(sf) writes a new
         # file durably before the store takes it in (HRegionFileSystem.commitStoreFile), or
@@ -74,6 +78,34 @@ class Store:
         self.persist = None
         # A list while an `explain` watches this store: reads append what they did (see _traced)
         self.trace: list | None = None
+
+    # --- settings -------------------------------------------------------------------------------
+    @property
+    def config(self):
+        """The Config this store runs under: the cluster's, with the table's and then the
+        family's CONFIGURATION entries over it (HStore's CompoundConfiguration)."""
+        fam, table = self.family.configuration, self.table_configuration
+        if not fam and not table:
+            return self.cluster_config
+        entries = (tuple(fam.items()), tuple(table.items()) if table else ())
+        if entries != self._settings[0]:
+            self._settings = (entries, configured(self.cluster_config, fam, table), None)
+        return self._settings[1]
+
+    @property
+    def policy(self):
+        """The compaction policy the store's settings name (hsim.engine.compaction_policies)."""
+        config = self.config
+        cached, settings = self._settings[2], self._settings[1]
+        if cached is None or settings is not config:
+            cached = (policy_for(config), OffPeakHours.from_config(config))
+            self._settings = (self._settings[0] if settings is config else None, config, cached)
+        return cached[0]
+
+    @property
+    def off_peak(self) -> OffPeakHours:
+        self.policy  # noqa: B018 (builds both from the current settings)
+        return self._settings[2][1]
 
     # --- writes ---------------------------------------------------------------------------------
     def add(self, cell) -> int:

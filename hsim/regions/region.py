@@ -15,6 +15,7 @@ import weakref
 
 from hsim.bytes import to_string_binary
 from hsim.cell import DELETE, LATEST_TIMESTAMP, MAX_ROW_LENGTH, PUT, fields
+from hsim.configuration_keys import configured
 from hsim.durability import Durability, effective
 from hsim.engine.query_matcher import ScanQuery
 from hsim.engine.store import Store
@@ -78,9 +79,21 @@ class Region(RegionReads):
         self.scanners: weakref.WeakSet = weakref.WeakSet()
         self.stores: dict[bytes, Store] = {}
         self.set_block_cache(block_cache)
+        self._settings = (None, config)
         self.split_policy = split_policy.create(
-            table.split_policy or config.split_policy, self, config
+            table.split_policy or self.settings.split_policy, self, self.settings
         )
+
+    @property
+    def settings(self):
+        """The Config this region runs under: the cluster's with the table's CONFIGURATION
+        entries over it (HRegion's CompoundConfiguration)."""
+        entries = self.table.configuration
+        if not entries:
+            return self.config
+        if entries != self._settings[0]:
+            self._settings = (dict(entries), configured(self.config, entries))
+        return self._settings[1]
 
     def set_block_cache(self, block_cache) -> None:
         """(Re)build stores on open; keeps existing stores' files when moving servers. On a
@@ -91,7 +104,8 @@ class Region(RegionReads):
             store = self.stores.get(fam)
             if store is None:
                 self.stores[fam] = Store(fam, self.table.families[fam], self.config,
-                                         block_cache, owner=self.encoded_name)
+                                         block_cache, owner=self.encoded_name,
+                                         table_configuration=self.table.configuration)
             else:
                 store.block_cache = block_cache
                 for sf in store.files:
@@ -244,7 +258,7 @@ class Region(RegionReads):
         flushed, and the error is raised once their compaction checks ran."""
         stores = list(self.stores.values())
         chosen = stores if force_all else flush_policy.stores_to_flush(stores, self.flush_size,
-                                                                      self.config)
+                                                                      self.settings)
         flushed = []
         requests = self._request_log()
         if requests is not None:
@@ -292,7 +306,7 @@ class Region(RegionReads):
             sel = store.compact(now, major=major, user_requested=user_requested)
             if sel is not None:
                 ran += 1
-            while sel is not None and len(store.files) >= self.config.blocking_store_files:
+            while sel is not None and len(store.files) >= store.config.blocking_store_files:
                 sel = store.compact(now)
                 if sel is not None:
                     ran += 1
