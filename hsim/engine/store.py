@@ -311,9 +311,18 @@ class Store:
         return self.policy.needs_compaction(self.files, now=now, ttl_ms=self.family.ttl_ms,
                                             min_versions=self.family.min_versions)
 
-    def compact(self, now: int, major: bool = False, user_requested: bool = False):
-        """Select and run one compaction (HStore.requestCompaction + compact). Returns the
-        CompactionSelection that ran, or None."""
+    def compaction_pressure(self) -> float:
+        """HStore.getCompactionPressure: 0 up to compaction.min files, 1.0 at the blocking
+        file count, more past it."""
+        config = self.config
+        low = config.compaction_min_files
+        if len(self.files) <= low:
+            return 0.0
+        return (len(self.files) - low) / max(1, config.blocking_store_files - low)
+
+    def select_compaction(self, now: int, major: bool = False, user_requested: bool = False):
+        """HStore.requestCompaction: files wholly past the TTL dropped, then the policy's
+        selection; None when it selects nothing."""
         self._drop_expired_files(now)
         if not self.files:
             return None
@@ -322,9 +331,14 @@ class Store:
             user_requested=user_requested, now=now, ttl_ms=self.family.ttl_ms,
             min_versions=self.family.min_versions,
         )
-        if not sel.files:
-            return None
-        self.run_compaction(sel.files, now, is_major=sel.is_major, boundaries=sel.boundaries)
+        return sel if sel.files else None
+
+    def compact(self, now: int, major: bool = False, user_requested: bool = False):
+        """Select and run one compaction (HStore.requestCompaction + compact). Returns the
+        CompactionSelection that ran, or None."""
+        sel = self.select_compaction(now, major, user_requested)
+        if sel is not None:
+            self.run_compaction(sel.files, now, is_major=sel.is_major, boundaries=sel.boundaries)
         return sel
 
     def run_compaction(self, selected: list, now: int, is_major: bool = False,

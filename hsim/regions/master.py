@@ -370,8 +370,17 @@ class Master:
                 wal_bytes_written=wal.bytes_written, wal_syncs=wal.syncs,
                 wal_fsyncs=wal.fsyncs, wal_rolls=wal.rolls, wal_archived=len(wal.archived),
                 wal_forced_flushes=wal.forced_flushes, wal_sync_failures=wal.sync_failures,
-                **agg))
+                **_queue_metrics(srv.compactions), **agg))
         return ClusterMetrics(servers=servers, regions=regions)
+
+
+def _queue_metrics(q) -> dict:
+    """The ServerMetrics fields of a server's CompactSplit (its queues and the updates they
+    blocked)."""
+    return dict(updates_blocked_ms=q.updates_blocked_ms, blocked_requests=q.blocked_requests,
+                compaction_queue_length=q.small_queue_length + q.large_queue_length,
+                small_compaction_queue_length=q.small_queue_length,
+                large_compaction_queue_length=q.large_queue_length)
 
 
 def _store_totals(c) -> dict:
