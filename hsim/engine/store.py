@@ -282,29 +282,29 @@ class Store:
             out = matcher.match_all(snap, ms.snapshot_one_cell_rows)
             writer.append_all(out)
             written = len(out)
-            data = writer.finish(max_seq_id=max_seq_id, major_compaction=False,
-                                 create_time=now) if written else None
+            # a snapshot whose every cell the pass dropped (expired, masked) still makes a
+            # file, empty, as HBase's StoreFlusher commits its writer whatever it wrote
+            data = writer.finish(max_seq_id=max_seq_id, major_compaction=False, create_time=now)
         c = self.counters
-        if written:
-            sf = self._open(data, out, writer.cell_offsets)
-            if self.persist is not None:
-                try:
-                    self.persist(sf)
-                except OSError as e:  # HRegion.internalFlushCacheAndCommit: flush aborted
-                    self._evict(sf)
-                    ms.restore_snapshot()
-                    c.flush_failures += 1
-                    raise DroppedSnapshotError(
-                        f"flush of {self.owner}/{self.name.decode('utf-8', 'replace')} could not "
-                        f"write its file, the MemStore is kept and the flush retried: {e}"
-                    ) from None
-            self._add_file(sf)
-            c.bytes_flushed += sf.size
+        sf = self._open(data, out, writer.cell_offsets)
+        if self.persist is not None:
+            try:
+                self.persist(sf)
+            except OSError as e:  # HRegion.internalFlushCacheAndCommit: flush aborted
+                self._evict(sf)
+                ms.restore_snapshot()
+                c.flush_failures += 1
+                raise DroppedSnapshotError(
+                    f"flush of {self.owner}/{self.name.decode('utf-8', 'replace')} could not "
+                    f"write its file, the MemStore is kept and the flush retried: {e}"
+                ) from None
+        self._add_file(sf)
+        c.bytes_flushed += sf.size
         ms.clear_snapshot()
         c.flushes += 1
         c.cells_flushed += written
         self._tally_dropped(matcher.dropped)
-        return sf if written else None
+        return sf
 
     # --- compaction -----------------------------------------------------------------------------
     def needs_compaction(self, now: int | None = None) -> bool:
@@ -426,6 +426,8 @@ class Store:
         (EARLIEST_PUT_TS) would otherwise reach the daughter's compaction."""
         out = []
         for sf in self.files:
+            if sf.last_row is None:  # an empty file: no half has rows
+                continue
             if (sf.last_row < split_row) if top else (sf.first_row >= split_row):
                 continue
             lo, hi = sf.lo, sf.hi
