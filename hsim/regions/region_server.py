@@ -80,6 +80,11 @@ class RegionServer:
             self.compactions.run_until(now)
             if region.memstore_heap > region.blocking_memstore_size:
                 now, blocked = self.wait_for_flush(region, now)
+            if region.closed or region.server is not self:
+                # a compaction done meanwhile split the region (or the balancer moved it): the
+                # client's retry after NotServingRegionException, to where the row is now
+                moved = self.master.table_state(region.table.name).locator.locate(row)
+                return moved.server.mutate(moved, row, entries, now, durability)
         log = self.master.request_log
         if log is None:
             cells = region.mutate(row, entries, now, durability)
