@@ -378,15 +378,16 @@ class Region(RegionReads):
 
     def finish_compaction(self, compaction) -> None:
         """A compaction of the server's queue is done: its output replaces its inputs (unless
-        they went meanwhile), as of its start; then the store is asked again, a delayed flush
-        retried and the split policy asked, at the time it ended."""
+        they went meanwhile), as of its start; then, at the time it ended, the store is queued
+        again if still at its blocking file count, a delayed flush retried and the split policy
+        asked."""
         store, sel, done = compaction.store, compaction.selection, compaction.done
         present = set(map(id, store.files))
         if all(id(sf) in present for sf in sel.files):
             with self._compacting(store):
                 store.run_compaction(list(sel.files), compaction.start, is_major=sel.is_major,
                                      boundaries=sel.boundaries)
-        if store.needs_compaction(done) or len(store.files) >= store.config.blocking_store_files:
+        if len(store.files) >= store.config.blocking_store_files:  # CompactionRunner: priority <= 0
             self.server.compactions.request(self, store, done)
         if self.flush_delayed_since is not None and self.memstore_heap >= self.flush_size:
             self.flush_in_background(done)
