@@ -29,6 +29,8 @@ _SCALED = (
     "block_cache_size",
     "global_memstore_size",
     "wal_block_size",
+    "compaction_throughput_higher_bound",
+    "compaction_throughput_lower_bound",
 )
 
 
@@ -82,6 +84,12 @@ _RANGES = {
     "date_tiered_base_window_ms": _POSITIVE_LONG,
     "date_tiered_windows_per_tier": _POSITIVE_INT,
     "date_tiered_max_tier_age_ms": _LONG,
+    "compaction_throttle": _LONG,
+    "compaction_throughput_higher_bound": _POSITIVE_LONG,
+    "compaction_throughput_lower_bound": _POSITIVE_LONG,
+    "compaction_throughput_offpeak": _POSITIVE_LONG,
+    "blocking_wait_ms": _LONG,
+    "memstore_block_multiplier": _POSITIVE_LONG,
 }
 
 
@@ -141,6 +149,22 @@ class Config:
     date_tiered_base_window_ms: int = 6 * 3600 * 1000  # ...base.window.millis
     date_tiered_windows_per_tier: int = 4  # ...windows.per.tier
     date_tiered_max_tier_age_ms: int | None = None  # ...max.tier.age.millis (None: max age)
+    # The compaction queue (CompactSplit) and its throughput (PressureAwareCompactionThroughput
+    # Controller), on cluster time: hsim.regions.compact_split. "no_limit"
+    # (NoLimitThroughputController): a compaction takes no cluster time and runs inside the
+    # write that asked for it; "pressure_aware" (HBase 2's default) limits it to
+    # lower + (higher - lower) x compaction pressure bytes a second, shared by the running
+    # compactions, and writes then wait on it (docs/engine.md, "Compaction queue").
+    compaction_throughput_controller: str = "no_limit"  # hbase.regionserver.throughput.controller
+    # hbase.hstore.compaction.throughput.higher.bound, .lower.bound, .offpeak (bytes/s)
+    compaction_throughput_higher_bound: int = 100 * MiB
+    compaction_throughput_lower_bound: int = 50 * MiB
+    compaction_throughput_offpeak: int = LONG_MAX
+    # hbase.regionserver.thread.compaction.throttle: compactions reading more go to the large
+    # queue; None: 2 x compaction_max_files x the flush size (CompactionConfiguration)
+    compaction_throttle: int | None = None
+    blocking_wait_ms: int = 90_000  # hbase.hstore.blockingWaitTime
+    memstore_block_multiplier: int = 4  # hbase.hregion.memstore.block.multiplier
     delete_expired_storefile: bool = True  # hbase.store.delete.expired.storefile
     time_to_purge_deletes_ms: int = 0  # hbase.hstore.time.to.purge.deletes
     # HFile format (HFileBlockIndex, BloomFilterFactory, ChecksumUtil)
@@ -173,11 +197,11 @@ class Config:
     def __post_init__(self):
         from hsim.errors import InvalidArgumentError
 
-        if self.flush_policy not in ("large_stores", "all_stores"):
-            raise InvalidArgumentError(f"unknown flush_policy {self.flush_policy!r}")
-        for name, allowed in (("compaction_policy", ("exploring", "ratio", "date_tiered", "fifo")),
+        for name, allowed in (("flush_policy", ("large_stores", "all_stores")),
+                              ("compaction_policy", ("exploring", "ratio", "date_tiered", "fifo")),
                               ("date_tiered_window_policy", ("exploring", "ratio")),
-                              ("hash_type", ("murmur", "murmur3"))):
+                              ("hash_type", ("murmur", "murmur3")),
+                              ("compaction_throughput_controller", ("no_limit", "pressure_aware"))):
             if getattr(self, name) not in allowed:
                 raise InvalidArgumentError(f"unknown {name} {getattr(self, name)!r}; one of "
                                            f"{', '.join(allowed)}")
@@ -199,6 +223,13 @@ class Config:
                     f"Config field {f.name} must be {want.__name__}, not {type(v).__name__}")
             if want in (int, float):
                 _check_range(f.name, v)
+
+    @property
+    def compaction_throttle_point(self) -> int:
+        """hbase.regionserver.thread.compaction.throttle, or 2 x compaction.max x flush size."""
+        if self.compaction_throttle is not None:
+            return self.compaction_throttle
+        return 2 * self.compaction_max_files * self.memstore_flush_size
 
     def replace(self, **changes: Any) -> "Config":
         """A copy with some fields changed."""

@@ -67,7 +67,7 @@ class Metric(NamedTuple):
     and the name HBase's RegionServer exports it under in JMX ("" where HBase has none)."""
 
     name: str
-    unit: str  # "count", "bytes", "files", "requests", "blocks", "cells"
+    unit: str  # "count", "bytes", "files", "requests", "blocks", "cells", "ms"
     levels: str  # S: ServerMetrics, R: RegionMetrics, F: StoreMetrics (a column family)
     description: str
     hbase: str = ""  # the "Server" bean's attribute (MetricsRegionServerSource)
@@ -138,6 +138,11 @@ wal_forced_flushes       count    S   -                       flushes forced by 
 wal_sync_failures        count    S   -                       WAL syncs the disk refused
 read_rpcs                requests S   -                       Get calls and scanner batches
 chunk_cache_hits         blocks   S   -                       cache hits on index/bloom chunks
+updates_blocked_ms       ms       S   updatesBlockedTime      cluster ms updates waited on a flush
+blocked_requests         requests S   blockedRequestCount     updates blocked at the MemStore limit
+compaction_queue_length  count    S   compactionQueueLength   compactions waiting (not running)
+small_compaction_queue_length count S smallCompactionQueueLength compactions waiting, small queue
+large_compaction_queue_length count S largeCompactionQueueLength compactions waiting, large queue
 """
 METRICS = {m.name: m for m in (
     Metric(name, unit, levels, description, "" if hbase == "-" else hbase)

@@ -47,6 +47,6 @@ explain get 'sessions', 'u3'
 # the store (DefaultStoreFileManager.getUnneededFiles)...
 compact 'sessions'
 store 'sessions', 0, 'f'
-# ...which a major compaction rewrites into nothing.
+# ...which a major compaction rewrites into an empty file (no cell left).
 major_compact 'sessions'
 store 'sessions', 0, 'f'

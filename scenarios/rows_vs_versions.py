@@ -51,6 +51,9 @@ scenario.variant("expired_files_dropped", "TTL => 10 minutes, "
 scenario.variant("expired_files_kept", "TTL => 10 minutes, "
                  "hbase.store.delete.expired.storefile false", test="expiry",
                  config={**_FLUSH_ONLY, "delete_expired_storefile": False})
+scenario.variant("fifo_raw_data", "TTL => 10 minutes, FIFOCompactionPolicy (raw data kept "
+                 "for its TTL, never rewritten)", test="expiry",
+                 config={"compaction_policy": "fifo", "blocking_store_files": 1000})
 scenario.variant("cell_ttl", "family TTL => 10 minutes; cells put with no TTL, a 2-minute "
                  "TTL and a 60-minute TTL", test="cell_ttl")
 scenario.variant("keep_deleted", "KEEP_DELETED_CELLS => TRUE, VERSIONS => 3, TTL => 30 "
@@ -159,6 +162,8 @@ def _expiry(ctx, variant, p):
     ctx.admin.major_compact("t")
     ctx.record("major_bytes_read", ctx.io(since=before)["bytes_compacted_read"],
                "bytes the major compaction then reads", "B")
+    ctx.record("compaction_bytes_written", ctx.io()["bytes_compacted_written"],
+               "bytes compactions wrote, the major one included (FIFO: no cell)", "B")
 
 
 def _cell_ttl(ctx, variant, p):

@@ -4,7 +4,9 @@ same import in random order, hashing that keeps pairs of keys in one region, and
 the quantiles of a sample, splitting off) or automatic splitting.
 
 Seed claims: 000 "Rowkey Design > Hotspotting > Hashing" and "Monotonically Increasing Row
-Keys/Timeseries Data"; 002 "Row Locality > adjacency is bad".
+Keys/Timeseries Data"; 002 "Row Locality > adjacency is bad". The stalled_import variants
+measure the write stalls of an import whose compactions cannot keep up (updatesBlockedTime),
+with and without pre-splits.
 
 Four region servers. Tables with splitting on start as one region and split by the default
 policy (SteppingSplitPolicy at the scaled sizes); the balancer runs every twentieth of the load,
@@ -49,6 +51,17 @@ scenario.variant("sorted_import", "sequence keys imported in key order, splits o
                  test="import", shuffle=False)
 scenario.variant("randomized_import", "the same records in random order, splits on",
                  test="import", shuffle=True)
+# Write stalls (docs/engine.md, "Compaction queue and write stalls"): the sorted import with
+# compactions on cluster time, into one region (splits off) or pre-split into `regions`
+# regions; small flushes and a slow compaction disk (64 KiB flushes, 32-64 KiB/s) so that the
+# one region's compactions fall behind its flushes
+_STALLS = {"compaction_throughput_controller": "pressure_aware", "memstore_flush_size": 64 << 10,
+           "compaction_throughput_lower_bound": 32 << 10,
+           "compaction_throughput_higher_bound": 64 << 10}
+scenario.variant("stalled_import", "sequence keys in key order into one region, compactions "
+                 "throttled", config=_STALLS, test="import", shuffle=False, presplit=False)
+scenario.variant("stalled_import_presplit", "the same, pre-split into `regions` regions",
+                 config=_STALLS, test="import", shuffle=False, presplit=True)
 scenario.variant("hashed_pairs", "[md5(user)[0]][user][kind]: a user's profile and orders "
                  "share the hash prefix", test="pairs", hashed=True)
 scenario.variant("salted_pairs", "[random salt][user][kind]: each row its own salt",
@@ -118,8 +131,22 @@ def _import(ctx, variant, p):
     # MAX_FILESIZE set so the import ends in about `regions` regions (the stepping policy's
     # cap at the scaled default would stop splitting after the first few)
     size = ctx.ops * (p["value_bytes"] + 40) // p["regions"]
-    ctx.admin.create_table("import", ["d"], max_filesize=size)
+    presplit = variant.params.get("presplit")
+    if presplit is None:
+        ctx.admin.create_table("import", ["d"], max_filesize=size)
+    else:  # the stall variants: splitting off, one region or `regions` at equal key ranges
+        split_keys = [b"%012d" % (ctx.ops * i // p["regions"]) for i in range(1, p["regions"])]
+        ctx.admin.create_table("import", ["d"], split_keys=split_keys if presplit else None,
+                               split_enabled=False)
+    start = ctx.clock.now()
     _load(ctx, "import", keys, p, plot=True)
+    servers = ctx.cluster.metrics().servers
+    ctx.record("updates_blocked_ms", sum(s.updates_blocked_ms for s in servers),
+               "cluster time updates were blocked (updatesBlockedTime)", "ms")
+    ctx.record("blocked_requests", sum(s.blocked_requests for s in servers),
+               "updates blocked at the MemStore limit (blockedRequestCount)")
+    ctx.record("import_cluster_ms", ctx.clock.now() - start,
+               "cluster time the import took", "ms")
 
 
 def _user_key(hashed: bool, user: int, kind: bytes, rng) -> bytes:

@@ -1,5 +1,7 @@
 """The compaction policies a store can run, chosen by name (`Config.compaction_policy`) or by
-HBase's configuration values, as HBase chooses a store engine and its policy by class name.
+HBase's configuration values, as HBase chooses a store engine and its policy by class name: a
+family's or table's `hbase.hstore.engine.class` / `hbase.hstore.defaultengine.compactionpolicy
+.class` (hsim.configuration_keys.compaction_policy) over the cluster's.
 
 A new policy is one file in hsim/engine/ (a class with RatioBasedCompactionPolicy's `select`,
 `needs_compaction`, `select_expired_files`) and one line in POLICIES.
@@ -10,6 +12,7 @@ from __future__ import annotations
 from hsim.engine.compaction_policy import ExploringCompactionPolicy, RatioBasedCompactionPolicy
 from hsim.engine.date_tiered_compaction_policy import DateTieredCompactionPolicy
 from hsim.engine.fifo_compaction_policy import FIFOCompactionPolicy
+from hsim.configuration_keys import COMPACTION_POLICY_CLASSES, STORE_ENGINE_CLASSES
 from hsim.errors import InvalidArgumentError
 
 POLICIES = {
@@ -19,14 +22,12 @@ POLICIES = {
     "fifo": FIFOCompactionPolicy,
 }
 
-_COMPACTIONS = "org.apache.hadoop.hbase.regionserver.compactions."
-#: hbase.hstore.engine.class and hbase.hstore.defaultengine.compactionpolicy.class values
+#: hbase.hstore.engine.class and hbase.hstore.defaultengine.compactionpolicy.class values, as
+#: the policy they run (the key tables live in hsim.configuration_keys, which reads them)
 HBASE_CLASSES = {
-    "org.apache.hadoop.hbase.regionserver.DefaultStoreEngine": "exploring",
-    "org.apache.hadoop.hbase.regionserver.DateTieredStoreEngine": "date_tiered",
-    _COMPACTIONS + "ExploringCompactionPolicy": "exploring",
-    _COMPACTIONS + "RatioBasedCompactionPolicy": "ratio",
-    _COMPACTIONS + "FIFOCompactionPolicy": "fifo",
+    **{cls: ("exploring" if name == "default" else name)
+       for cls, name in STORE_ENGINE_CLASSES.items()},
+    **COMPACTION_POLICY_CLASSES,
 }
 
 

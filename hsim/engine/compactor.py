@@ -83,14 +83,14 @@ class Compactor:
                                 create_time=now)
                 windows.append(CompactionResult(data, 0, len(part), 0, {}, part,
                                                 w.cell_offsets))
-            return CompactionResult(None, read, len(out), kv_bytes, matcher.dropped,
-                                    windows=windows)
+            if windows:
+                return CompactionResult(None, read, len(out), kv_bytes, matcher.dropped,
+                                        windows=windows)
+        # No cell kept (all expired or deleted): one empty file all the same, as HBase's
+        # compactor commits its writer whatever it wrote; it keeps the max sequence id.
         writer.append_all(out)
         written = len(out)
-        data = None
-        if written:
-            data = writer.finish(max_seq_id=max_seq, major_compaction=drop_deletes,
-                                 create_time=now)
+        data = writer.finish(max_seq_id=max_seq, major_compaction=drop_deletes, create_time=now)
         return CompactionResult(data, read, written, kv_bytes, matcher.dropped, out,
                                 writer.cell_offsets)
 

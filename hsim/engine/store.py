@@ -12,6 +12,7 @@ from collections import Counter
 
 import hashlib
 
+from hsim.configuration_keys import configured
 from hsim.engine import scanner
 from hsim.engine.compaction_policies import policy_for
 from hsim.engine.off_peak_hours import OffPeakHours
@@ -56,17 +57,20 @@ class StoreCounters:
 
 
 class Store:
-    def __init__(self, name: bytes, family, config, block_cache=None, *, owner: str = ""):
+    def __init__(self, name: bytes, family, config, block_cache=None, *, owner: str = "",
+                 table_configuration: dict | None = None):
         self.name = name  # the family name
         self.family = family  # a ColumnFamily; replaced by alter, applies to reads at once
-        self.config = config
+        self.cluster_config = config
+        # the table's CONFIGURATION entries (shared with its descriptor): with the family's,
+        # over the cluster's Config, they make the settings this store runs under (`config`)
+        self.table_configuration = table_configuration
+        self._settings = (None, config, None)  # (entries they came from, Config, policy)
         self.block_cache = block_cache
         self.owner = owner  # the region's encoded name, used in file names
         self.memstore = MemStore()
         self.files: list[StoreFile] = []  # ordered by max sequence id, oldest first
         self.counters = StoreCounters()
-        self.policy = policy_for(config)  # Config.compaction_policy
-        self.off_peak = OffPeakHours.from_config(config)
         self._file_counter = 0
         # Set while the store's region is open with a data directory: persist(sf) writes a new
         # file durably before the store takes it in (HRegionFileSystem.commitStoreFile), or
@@ -74,6 +78,34 @@ class Store:
         self.persist = None
         # A list while an `explain` watches this store: reads append what they did (see _traced)
         self.trace: list | None = None
+
+    # --- settings -------------------------------------------------------------------------------
+    @property
+    def config(self):
+        """The Config this store runs under: the cluster's, with the table's and then the
+        family's CONFIGURATION entries over it (HStore's CompoundConfiguration)."""
+        fam, table = self.family.configuration, self.table_configuration
+        if not fam and not table:
+            return self.cluster_config
+        entries = (tuple(fam.items()), tuple(table.items()) if table else ())
+        if entries != self._settings[0]:
+            self._settings = (entries, configured(self.cluster_config, fam, table), None)
+        return self._settings[1]
+
+    @property
+    def policy(self):
+        """The compaction policy the store's settings name (hsim.engine.compaction_policies)."""
+        config = self.config
+        cached, settings = self._settings[2], self._settings[1]
+        if cached is None or settings is not config:
+            cached = (policy_for(config), OffPeakHours.from_config(config))
+            self._settings = (self._settings[0] if settings is config else None, config, cached)
+        return cached[0]
+
+    @property
+    def off_peak(self) -> OffPeakHours:
+        self.policy  # noqa: B018 (builds both from the current settings)
+        return self._settings[2][1]
 
     # --- writes ---------------------------------------------------------------------------------
     def add(self, cell) -> int:
@@ -252,38 +284,47 @@ class Store:
             out = matcher.match_all(snap, ms.snapshot_one_cell_rows)
             writer.append_all(out)
             written = len(out)
-            data = writer.finish(max_seq_id=max_seq_id, major_compaction=False,
-                                 create_time=now) if written else None
+            # a snapshot whose every cell the pass dropped (expired, masked) still makes a
+            # file, empty, as HBase's StoreFlusher commits its writer whatever it wrote
+            data = writer.finish(max_seq_id=max_seq_id, major_compaction=False, create_time=now)
         c = self.counters
-        if written:
-            sf = self._open(data, out, writer.cell_offsets)
-            if self.persist is not None:
-                try:
-                    self.persist(sf)
-                except OSError as e:  # HRegion.internalFlushCacheAndCommit: flush aborted
-                    self._evict(sf)
-                    ms.restore_snapshot()
-                    c.flush_failures += 1
-                    raise DroppedSnapshotError(
-                        f"flush of {self.owner}/{self.name.decode('utf-8', 'replace')} could not "
-                        f"write its file, the MemStore is kept and the flush retried: {e}"
-                    ) from None
-            self._add_file(sf)
-            c.bytes_flushed += sf.size
+        sf = self._open(data, out, writer.cell_offsets)
+        if self.persist is not None:
+            try:
+                self.persist(sf)
+            except OSError as e:  # HRegion.internalFlushCacheAndCommit: flush aborted
+                self._evict(sf)
+                ms.restore_snapshot()
+                c.flush_failures += 1
+                raise DroppedSnapshotError(
+                    f"flush of {self.owner}/{self.name.decode('utf-8', 'replace')} could not "
+                    f"write its file, the MemStore is kept and the flush retried: {e}"
+                ) from None
+        self._add_file(sf)
+        c.bytes_flushed += sf.size
         ms.clear_snapshot()
         c.flushes += 1
         c.cells_flushed += written
         self._tally_dropped(matcher.dropped)
-        return sf if written else None
+        return sf
 
     # --- compaction -----------------------------------------------------------------------------
     def needs_compaction(self, now: int | None = None) -> bool:
         return self.policy.needs_compaction(self.files, now=now, ttl_ms=self.family.ttl_ms,
                                             min_versions=self.family.min_versions)
 
-    def compact(self, now: int, major: bool = False, user_requested: bool = False):
-        """Select and run one compaction (HStore.requestCompaction + compact). Returns the
-        CompactionSelection that ran, or None."""
+    def compaction_pressure(self) -> float:
+        """HStore.getCompactionPressure: 0 up to compaction.min files, 1.0 at the blocking
+        file count, more past it."""
+        config = self.config
+        low = config.compaction_min_files
+        if len(self.files) <= low:
+            return 0.0
+        return (len(self.files) - low) / max(1, config.blocking_store_files - low)
+
+    def select_compaction(self, now: int, major: bool = False, user_requested: bool = False):
+        """HStore.requestCompaction: files wholly past the TTL dropped, then the policy's
+        selection; None when it selects nothing."""
         self._drop_expired_files(now)
         if not self.files:
             return None
@@ -292,9 +333,14 @@ class Store:
             user_requested=user_requested, now=now, ttl_ms=self.family.ttl_ms,
             min_versions=self.family.min_versions,
         )
-        if not sel.files:
-            return None
-        self.run_compaction(sel.files, now, is_major=sel.is_major, boundaries=sel.boundaries)
+        return sel if sel.files else None
+
+    def compact(self, now: int, major: bool = False, user_requested: bool = False):
+        """Select and run one compaction (HStore.requestCompaction + compact). Returns the
+        CompactionSelection that ran, or None."""
+        sel = self.select_compaction(now, major, user_requested)
+        if sel is not None:
+            self.run_compaction(sel.files, now, is_major=sel.is_major, boundaries=sel.boundaries)
         return sel
 
     def run_compaction(self, selected: list, now: int, is_major: bool = False,
@@ -382,6 +428,8 @@ class Store:
         (EARLIEST_PUT_TS) would otherwise reach the daughter's compaction."""
         out = []
         for sf in self.files:
+            if sf.last_row is None:  # an empty file: no half has rows
+                continue
             if (sf.last_row < split_row) if top else (sf.first_row >= split_row):
                 continue
             lo, hi = sf.lo, sf.hi

@@ -1,4 +1,7 @@
-"""Which stores of a region a flush writes (hbase-server regionserver/FlushPolicy.java).
+"""Which stores of a region a flush writes (hbase-server regionserver/FlushPolicy.java), chosen
+as HBase's FlushPolicyFactory chooses: the table's `hbase.regionserver.flush.policy` entry over
+the cluster's (Config.flush_policy); the class names it takes are in
+hsim.configuration_keys.FLUSH_POLICY_CLASSES, one line each beside one line in POLICIES here.
 
 - "all_stores": FlushAllStoresPolicy, HBase before 1.1: every family is flushed together, so a
   small family is written out as tiny files whenever a big one fills the MemStore (the seed
@@ -15,9 +18,25 @@ def lower_bound(flush_size: int, num_families: int, config) -> int:
     return max(flush_size // num_families, config.flush_lower_bound_min)
 
 
-def stores_to_flush(stores: list, flush_size: int, config) -> list:
-    if config.flush_policy == "all_stores" or len(stores) == 1:
+class FlushAllStoresPolicy:
+    @staticmethod
+    def select(stores: list, flush_size: int, config) -> list:
         return list(stores)
-    bound = lower_bound(flush_size, len(stores), config)
-    large = [s for s in stores if s.memstore.heap_size > bound]
-    return large if large else list(stores)
+
+
+class FlushAllLargeStoresPolicy:
+    @staticmethod
+    def select(stores: list, flush_size: int, config) -> list:
+        if len(stores) == 1:
+            return list(stores)
+        bound = lower_bound(flush_size, len(stores), config)
+        large = [s for s in stores if s.memstore.heap_size > bound]
+        return large if large else list(stores)
+
+
+POLICIES = {"large_stores": FlushAllLargeStoresPolicy, "all_stores": FlushAllStoresPolicy}
+
+
+def stores_to_flush(stores: list, flush_size: int, config) -> list:
+    """The stores the flush policy `config.flush_policy` names picks."""
+    return POLICIES[config.flush_policy].select(stores, flush_size, config)

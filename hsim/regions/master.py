@@ -5,6 +5,7 @@ from __future__ import annotations
 
 
 from hsim.bytes import to_string
+from hsim.configuration_keys import configured
 from hsim.errors import (
     DiskIOError,
     InvalidArgumentError,
@@ -77,7 +78,7 @@ class Master:
         if desc.name in self.tables or meta.is_meta(desc.name):
             raise TableExistsError(desc.name)
         for family, cf in desc.families.items():
-            self._check_compaction_policy(family, cf)
+            self._check_compaction_policy(family, cf, desc)
         self._create(desc, split_keys)
         self._record("CreateTable", desc.name, list(self.tables[desc.name].locator.regions))
 
@@ -96,14 +97,17 @@ class Master:
             self._assign(r)
         self.tables[desc.name] = TableState(desc, True, RegionLocator(regions), keys, now)
 
-    def _check_compaction_policy(self, family: bytes, cf: ColumnFamily) -> None:
-        """TableDescriptorChecker.checkCompactionPolicy: a FIFO store needs a TTL, MIN_VERSIONS
-        0 and at least 1,000 blocking store files."""
-        if self.config.compaction_policy == "fifo":
+    def _check_compaction_policy(self, family: bytes, cf: ColumnFamily,
+                                 desc: TableDescriptor) -> None:
+        """TableDescriptorChecker.checkCompactionPolicy: a FIFO store (by the cluster's, the
+        table's or the family's settings) needs a TTL, MIN_VERSIONS 0 and at least 1,000
+        blocking store files."""
+        settings = configured(self.config, cf.configuration, desc.configuration)
+        if settings.compaction_policy == "fifo":
             from hsim.engine.fifo_compaction_policy import check_family
 
             check_family(family.decode("utf-8", "replace"), cf.ttl_ms, cf.min_versions,
-                         self.config.blocking_store_files)
+                         settings.blocking_store_files)
 
     def _assign(self, region):
         """Round-robin assignment (as the balancer's roundRobinAssignment at create)."""
@@ -165,7 +169,7 @@ class Master:
         meta.refuse(name)
         st = self.table_state(name)
         family = validate_family_name(family)
-        self._check_compaction_policy(family, cf)
+        self._check_compaction_policy(family, cf, st.descriptor)
         if family in st.descriptor.families:
             raise InvalidArgumentError(
                 f"Family '{to_string(family)}' already exists so cannot be added"
@@ -182,7 +186,7 @@ class Master:
             raise NoSuchColumnFamilyError(
                 f"Column family '{to_string(family)}' does not exist in table {name}"
             )
-        self._check_compaction_policy(family, cf)
+        self._check_compaction_policy(family, cf, st.descriptor)
         # HBase applies a schema change by reopening the regions, and closing a region flushes
         # its MemStore under the old schema; then reads see the change at once, stored data at
         # the next major compaction.
@@ -366,8 +370,17 @@ class Master:
                 wal_bytes_written=wal.bytes_written, wal_syncs=wal.syncs,
                 wal_fsyncs=wal.fsyncs, wal_rolls=wal.rolls, wal_archived=len(wal.archived),
                 wal_forced_flushes=wal.forced_flushes, wal_sync_failures=wal.sync_failures,
-                **agg))
+                **_queue_metrics(srv.compactions), **agg))
         return ClusterMetrics(servers=servers, regions=regions)
+
+
+def _queue_metrics(q) -> dict:
+    """The ServerMetrics fields of a server's CompactSplit (its queues and the updates they
+    blocked)."""
+    return dict(updates_blocked_ms=q.updates_blocked_ms, blocked_requests=q.blocked_requests,
+                compaction_queue_length=q.small_queue_length + q.large_queue_length,
+                small_compaction_queue_length=q.small_queue_length,
+                large_compaction_queue_length=q.large_queue_length)
 
 
 def _store_totals(c) -> dict:

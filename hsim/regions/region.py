@@ -8,6 +8,7 @@ write it checks the flush size; after a flush, compaction; after a compaction, t
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import logging
@@ -15,6 +16,7 @@ import weakref
 
 from hsim.bytes import to_string_binary
 from hsim.cell import DELETE, LATEST_TIMESTAMP, MAX_ROW_LENGTH, PUT, fields
+from hsim.configuration_keys import configured
 from hsim.durability import Durability, effective
 from hsim.engine.query_matcher import ScanQuery
 from hsim.engine.store import Store
@@ -74,13 +76,27 @@ class Region(RegionReads):
         self.memstore_heap = 0
         self.closed = False
         self.splitting = False
+        # MemStoreFlusher: since when a flush has waited on a compaction (too many store files)
+        self.flush_delayed_since: int | None = None
         # open RegionScanners (region_scanner.py): their read points and pinned store files
         self.scanners: weakref.WeakSet = weakref.WeakSet()
         self.stores: dict[bytes, Store] = {}
         self.set_block_cache(block_cache)
+        self._settings = (None, config)
         self.split_policy = split_policy.create(
-            table.split_policy or config.split_policy, self, config
+            table.split_policy or self.settings.split_policy, self, self.settings
         )
+
+    @property
+    def settings(self):
+        """The Config this region runs under: the cluster's with the table's CONFIGURATION
+        entries over it (HRegion's CompoundConfiguration)."""
+        entries = self.table.configuration
+        if not entries:
+            return self.config
+        if entries != self._settings[0]:
+            self._settings = (dict(entries), configured(self.config, entries))
+        return self._settings[1]
 
     def set_block_cache(self, block_cache) -> None:
         """(Re)build stores on open; keeps existing stores' files when moving servers. On a
@@ -91,7 +107,8 @@ class Region(RegionReads):
             store = self.stores.get(fam)
             if store is None:
                 self.stores[fam] = Store(fam, self.table.families[fam], self.config,
-                                         block_cache, owner=self.encoded_name)
+                                         block_cache, owner=self.encoded_name,
+                                         table_configuration=self.table.configuration)
             else:
                 store.block_cache = block_cache
                 for sf in store.files:
@@ -227,10 +244,21 @@ class Region(RegionReads):
         return low
 
     # --- flush, compaction, split ------------------------------------------------------------
-    def flush_in_background(self, now: int, force_all: bool = False) -> list:
+    @property
+    def blocking_memstore_size(self) -> int:
+        """HRegion.blockingMemStoreSize: past it, updates wait for a flush."""
+        return self.flush_size * self.settings.memstore_block_multiplier
+
+    def flush_in_background(self, now: int, force_all: bool = False,
+                            emergency: bool = False) -> list:
         """A flush no client waits on (MemStoreFlusher: the write that crossed the flush size,
         the global MemStore limit, maxlogs): if the disk refuses its file it is logged and
-        counted (flush_failures), the MemStore keeps the cells, and the next trigger retries."""
+        counted (flush_failures), the MemStore keeps the cells, and the next trigger retries.
+        With compactions on cluster time, a region with a store past its blocking file count
+        waits up to hbase.hstore.blockingWaitTime for a compaction first (MemStoreFlusher
+        .flushRegion), unless the flush is an emergency (the global MemStore limit)."""
+        if not emergency and self._flush_delayed(now):
+            return []
         try:
             return self.flush(now, force_all)
         except DiskIOError as e:
@@ -244,7 +272,7 @@ class Region(RegionReads):
         flushed, and the error is raised once their compaction checks ran."""
         stores = list(self.stores.values())
         chosen = stores if force_all else flush_policy.stores_to_flush(stores, self.flush_size,
-                                                                      self.config)
+                                                                      self.settings)
         flushed = []
         requests = self._request_log()
         if requests is not None:
@@ -277,31 +305,93 @@ class Region(RegionReads):
             self.check_split(now)
         return flushed
 
+    def _flush_delayed(self, now: int) -> bool:
+        """Whether MemStoreFlusher puts this flush off: a store has more files than its
+        blocking count, compactions are asked for, and blockingWaitTime has not passed."""
+        queue = self._compaction_queue()
+        if queue is None:
+            return False
+        crowded = [s for s in self.stores.values()
+                   if len(s.files) > s.config.blocking_store_files]
+        if not crowded:
+            self.flush_delayed_since = None
+            return False
+        if self.flush_delayed_since is None:
+            self.flush_delayed_since = now
+            log.info("%s has too many store files; delaying flush up to %d ms", self.name,
+                     self.config.blocking_wait_ms)
+        for s in crowded:
+            queue.request(self, s, now)
+        if now - self.flush_delayed_since < self.config.blocking_wait_ms:
+            return True
+        self.flush_delayed_since = None  # waited long enough: the flush goes ahead
+        return False
+
+    def flush_delay_ends(self) -> int | None:
+        """When a delayed flush stops waiting for a compaction (cluster ms), or None."""
+        since = self.flush_delayed_since
+        return None if since is None else since + self.config.blocking_wait_ms
+
+    def _compaction_queue(self):
+        """The server's CompactSplit when compactions run on cluster time, else None."""
+        queue = getattr(self.server, "compactions", None)
+        return queue if queue is not None and queue.throttled else None
+
     def compact_store(self, store: Store, now: int, major: bool = False,
                       user_requested: bool = False) -> int:
         """One compaction request; re-requested while the store is at the blocking file count
-        (CompactSplit re-queues a store whose compact priority is <= 0). Returns compactions."""
+        (CompactSplit re-queues a store whose compact priority is <= 0). Returns compactions
+        run now: a system compaction on cluster time goes on the server's queue instead
+        (hsim.regions.compact_split) and counts 0."""
         ran = 0
         if not (major or user_requested) and not store.needs_compaction(now) and \
                 not store.has_references():
             return 0
+        queue = None if major or user_requested else self._compaction_queue()
+        if queue is not None:
+            queue.request(self, store, now)
+            return 0
+        with self._compacting(store):
+            sel = store.compact(now, major=major, user_requested=user_requested)
+            if sel is not None:
+                ran += 1
+            while sel is not None and len(store.files) >= store.config.blocking_store_files:
+                sel = store.compact(now)
+                if sel is not None:
+                    ran += 1
+        return ran
+
+    @contextlib.contextmanager
+    def _compacting(self, store: Store):
+        """Around a compaction: a failed one is logged, the store as it was (CompactSplit);
+        the request log gets what it read and wrote."""
         requests = self._request_log()
         c = store.counters
         read, written = c.compaction_bytes_read, c.compaction_bytes_written
         try:
-            sel = store.compact(now, major=major, user_requested=user_requested)
-            if sel is not None:
-                ran += 1
-            while sel is not None and len(store.files) >= self.config.blocking_store_files:
-                sel = store.compact(now)
-                if sel is not None:
-                    ran += 1
-        except DiskIOError as e:  # CompactSplit logs a failed compaction; the store is as it was
+            yield
+        except DiskIOError as e:
             log.warning("%s: %s", self.name, e)
         if requests is not None:
             requests.background(self.server.name, compacted_read=c.compaction_bytes_read - read,
                                 compacted_written=c.compaction_bytes_written - written)
-        return ran
+
+    def finish_compaction(self, compaction) -> None:
+        """A compaction of the server's queue is done: its output replaces its inputs (unless
+        they went meanwhile), as of its start; then, at the time it ended, the store is queued
+        again if still at its blocking file count, a delayed flush retried and the split policy
+        asked."""
+        store, sel, done = compaction.store, compaction.selection, compaction.done
+        present = set(map(id, store.files))
+        if all(id(sf) in present for sf in sel.files):
+            with self._compacting(store):
+                store.run_compaction(list(sel.files), compaction.start, is_major=sel.is_major,
+                                     boundaries=sel.boundaries)
+        if len(store.files) >= store.config.blocking_store_files:  # CompactionRunner: priority <= 0
+            self.server.compactions.request(self, store, done)
+        if self.flush_delayed_since is not None and self.memstore_heap >= self.flush_size:
+            self.flush_in_background(done)
+        self.check_split(done)
 
     def _request_log(self):
         """The cluster's RequestLog while one is recorded (and the region is on a server)."""

@@ -41,6 +41,9 @@ class RegionServer:
         # set with a data directory: sink(region, family, store_file) writes a new file before
         # its store takes it in (hsim.storage.data_dir.DataDir.write_store_file)
         self.store_file_sink = None
+        from hsim.regions.compact_split import CompactSplit
+
+        self.compactions = CompactSplit(self)  # its compaction queues, on cluster time
 
     def __repr__(self) -> str:
         return f"RegionServer({self.name}, {len(self.regions)} regions)"
@@ -72,17 +75,53 @@ class RegionServer:
         """One row mutation (a Mutate RPC): applied by the region, counted here."""
         if region.server is not self:
             self._not_serving(region)
+        blocked = 0
+        if self.compactions.pending or region.flush_delayed_since is not None:
+            self.compactions.run_until(now)
+            if region.memstore_heap > region.blocking_memstore_size:
+                now, blocked = self.wait_for_flush(region, now)
+            if region.closed or region.server is not self:
+                # a compaction done meanwhile split the region (or the balancer moved it): the
+                # client's retry after NotServingRegionException, to where the row is now
+                moved = self.master.table_state(region.table.name).locator.locate(row)
+                return moved.server.mutate(moved, row, entries, now, durability)
         log = self.master.request_log
         if log is None:
             cells = region.mutate(row, entries, now, durability)
         else:
             wal = self.wal.bytes_written
             cells = region.mutate(row, entries, now, durability)
-            log.write(self.name, self.wal.bytes_written - wal)
+            log.write(self.name, self.wal.bytes_written - wal, blocked)
         self.write_requests += 1
         if self.memstore_heap > self.config.global_memstore_size:
             self.check_global_memstore(region)
         return cells
+
+    def wait_for_flush(self, region, now: int) -> tuple[int, int]:
+        """HRegion.checkResources: the region's MemStore is past its blocking size, so the
+        update waits (on cluster time: the clock moves on) until a flush brings it under, the
+        flush itself waiting on a compaction or on hbase.hstore.blockingWaitTime. Returns the
+        update's time and how long it waited (updatesBlockedTime, blockedRequestCount)."""
+        start, queue = now, self.compactions
+        limit = region.blocking_memstore_size
+        while region.memstore_heap > limit:
+            region.flush_in_background(now)
+            if region.memstore_heap <= limit:
+                break
+            ends = [t for t in (queue.next_done(), region.flush_delay_ends()) if t is not None]
+            if not ends:
+                break  # nothing will bring it down (the disk refuses the flush): go on
+            now = max(now, min(ends))
+            queue.run_until(now)
+        if now == start:
+            return now, 0
+        clock = self.master.clock
+        if now > clock.now():
+            clock.advance(now - clock.now())
+        now = clock.tick()  # the update's time: when it went ahead
+        queue.updates_blocked_ms += now - start
+        queue.blocked_requests += 1
+        return now, now - start
 
     def increment(self, region, row: bytes, amounts: list, ttl: int, now: int,
                   durability: int = 0) -> tuple[list, list]:
@@ -136,6 +175,8 @@ class RegionServer:
         one when the region's filter or per-family limits dropped the row)."""
         if region.server is not self:
             self._not_serving(region)
+        if self.compactions.pending:
+            self.compactions.run_until(now)
         filtered = region.filtered_read_requests
         log = self.master.request_log
         before = None if log is None else log.before_read(region)
@@ -158,6 +199,8 @@ class RegionServer:
 
         if region.server is not self:
             self._not_serving(region)
+        if self.compactions.pending:
+            self.compactions.run_until(self.master.clock.now())
         return RegionScanner(region, *args, **options)
 
     def scan(self, scanner, want: int, metrics=None) -> list:
@@ -203,7 +246,7 @@ class RegionServer:
             if self.memstore_heap <= target or r.memstore_heap == 0:
                 break
             self.global_flushes += 1
-            r.flush_in_background(now)  # MemStoreFlusher: selectively (its flush policy)
+            r.flush_in_background(now, emergency=True)  # MemStoreFlusher: selectively
 
     # --- WAL pressure (LogRoller, AbstractFSWAL.findRegionsToForceFlush) ----------------------
     def _lowest_unflushed(self, encoded: str) -> int:

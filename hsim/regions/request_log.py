@@ -10,7 +10,8 @@ fields (`counts`, a flat array of 64-bit ints: compact, and read by numpy withou
   readRequestsCount plus filteredReadRequestsCount: the rows a filter dropped cost as much to
   read), cells the merge handed to the query matcher, data blocks from the cache, index and
   bloom chunks, blocks read from store files, and of those the ones a scanner read streaming.
-- A mutation (one write RPC): the bytes its WAL append wrote.
+- A mutation (one write RPC): the bytes its WAL append wrote, and the cluster time it was
+  blocked waiting for a flush (compactions on cluster time: hsim.regions.compact_split).
 - A background job (a flush, a compaction; a split is its parent's flush and its daughters'
   compactions): the bytes it wrote or read, no RPC.
 
@@ -28,7 +29,8 @@ from weakref import WeakKeyDictionary
 
 FIELDS = ("read_requests", "write_requests", "scan_rows", "cache_hits", "blocks_read_from_disk",
           "bytes_flushed", "bytes_compacted_read", "bytes_compacted_written", "wal_bytes",
-          "chunk_hits", "rows_examined", "cells_scanned", "streamed_blocks", "streamed_bytes")
+          "chunk_hits", "rows_examined", "cells_scanned", "streamed_blocks", "streamed_bytes",
+          "blocked_ms")
 
 
 def _read_counts(region) -> list:
@@ -112,7 +114,7 @@ class RequestLog(LogSlice):
         self.servers.append(server)
         self.counts.extend((1, 0, rows, hits, disk, 0, 0, 0, 0, chunks,
                             examined if examined > rows else rows, cells, streamed,
-                            streamed_bytes))
+                            streamed_bytes, 0))
 
     @staticmethod
     def _streamed(state: dict, fam, store, touched: int, disk: int, disk_bytes: int,
@@ -140,10 +142,11 @@ class RequestLog(LogSlice):
         entry[0], entry[1], entry[FIELDS.index("wal_bytes")] = 0, 1, wal_bytes
         self.counts[-n:] = entry
 
-    def write(self, server: str, wal_bytes: int) -> None:
-        """One mutation RPC; `wal_bytes`: what its WAL append wrote."""
+    def write(self, server: str, wal_bytes: int, blocked_ms: int = 0) -> None:
+        """One mutation RPC; `wal_bytes`: what its WAL append wrote; `blocked_ms`: the cluster
+        time it waited for a flush first (RegionServer.wait_for_flush)."""
         self.servers.append(server)
-        self.counts.extend((0, 1, 0, 0, 0, 0, 0, 0, wal_bytes, 0, 0, 0, 0, 0))
+        self.counts.extend((0, 1, 0, 0, 0, 0, 0, 0, wal_bytes, 0, 0, 0, 0, 0, blocked_ms))
 
     def background(self, server: str, flushed: int = 0, compacted_read: int = 0,
                    compacted_written: int = 0) -> None:
@@ -151,4 +154,4 @@ class RequestLog(LogSlice):
         if flushed or compacted_read or compacted_written:
             self.servers.append(server)
             self.counts.extend((0, 0, 0, 0, 0, flushed, compacted_read, compacted_written, 0,
-                                0, 0, 0, 0, 0))
+                                0, 0, 0, 0, 0, 0))

@@ -1,5 +1,10 @@
 """Region split policies (hbase-server regionserver/*RegionSplitPolicy.java), with HBase's
-formulas. A policy answers two questions for a region: should it split now, and where."""
+formulas. A policy answers two questions for a region: should it split now, and where.
+
+Chosen as RegionSplitPolicy.create chooses: the table's SPLIT_POLICY, else its
+`hbase.regionserver.region.split.policy` entry, else the cluster's (Config.split_policy); a new
+policy is one class here, one line in POLICIES and one in
+hsim.configuration_keys.SPLIT_POLICY_CLASSES."""
 
 from __future__ import annotations
 

@@ -37,6 +37,7 @@ class ServerLoad:
     cells_scanned: int = 0  # cells its reads handed to the query matcher
     streamed_blocks: int = 0  # of blocks_read_from_disk: read streaming, after a scan's switch
     streamed_bytes: int = 0  # their bytes (priced by bandwidth, not by a seek each)
+    blocked_ms: int = 0  # cluster ms its writes waited for a flush (updatesBlockedTime)
 
     @property
     def requests(self) -> int:
@@ -56,7 +57,8 @@ class ServerLoad:
         return cls(m.name, getattr(m, "read_rpcs", m.read_requests), m.write_requests,
                    m.read_requests, max(0, m.block_cache_hits - chunks), m.blocks_read,
                    m.bytes_flushed, m.compaction_bytes_read, m.compaction_bytes_written,
-                   getattr(m, "wal_bytes_written", 0), chunks, examined)
+                   getattr(m, "wal_bytes_written", 0), chunks, examined,
+                   blocked_ms=getattr(m, "updates_blocked_ms", 0))
 
 
 LOAD_FIELDS = tuple(f.name for f in fields(ServerLoad) if f.name != "server")
@@ -178,7 +180,8 @@ class CostModel:
 
     def foreground_ms(self, load: ServerLoad) -> float:
         """Time spent serving requests: RPCs, the rows and cells examined, the blocks and chunks
-        read (by a seek each, or streamed by bandwidth), the WAL."""
+        read (by a seek each, or streamed by bandwidth), the WAL, and the time writes waited
+        blocked for a flush (cluster ms, as they are)."""
         return (self.request_ms * (load.read_requests + load.write_requests)
                 + self.scan_row_ms * max(load.scan_rows, load.rows_examined)
                 + self.cell_ms * load.cells_scanned
@@ -186,7 +189,8 @@ class CostModel:
                 + self.chunk_ms * load.chunk_hits
                 + self.disk_block_ms * (load.blocks_read_from_disk - load.streamed_blocks)
                 + self.wal_sync_ms * load.write_requests
-                + (load.wal_bytes + load.streamed_bytes) * self._ms_per_byte())
+                + (load.wal_bytes + load.streamed_bytes) * self._ms_per_byte()
+                + load.blocked_ms)
 
     def background_ms(self, load: ServerLoad) -> float:
         """Time the server's disk spends on flushes and compactions."""
@@ -210,7 +214,7 @@ class CostModel:
                   cache_hits=self.cache_block_ms, blocks_read_from_disk=self.disk_block_ms,
                   wal_bytes=b, chunk_hits=self.chunk_ms, rows_examined=self.scan_row_ms,
                   cells_scanned=self.cell_ms, streamed_blocks=-self.disk_block_ms,
-                  streamed_bytes=b)
+                  streamed_bytes=b, blocked_ms=1.0)
         bg = dict(bytes_flushed=b, bytes_compacted_read=b, bytes_compacted_written=b)
         return ([fg.get(f, 0.0) for f in LOAD_FIELDS], [bg.get(f, 0.0) for f in LOAD_FIELDS])
 

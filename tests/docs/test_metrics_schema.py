@@ -20,7 +20,7 @@ def test_every_metric_field_has_a_schema(record):
     counts = {f.name for f in fields(record)} - IDENTITY
     assert counts == described
     for m in schema(record):
-        assert m.unit in {"count", "bytes", "files", "requests", "blocks", "cells"}, m
+        assert m.unit in {"count", "bytes", "files", "requests", "blocks", "cells", "ms"}, m
         assert set(m.levels) <= set("SRF"), m
         assert m.description, m
 

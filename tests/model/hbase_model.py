@@ -352,8 +352,8 @@ class MFile:
         return min((c.ts for c in self.cells if not c.is_delete), default=LATEST)
 
     @property
-    def max_ts(self) -> int:
-        return max(c.ts for c in self.cells)
+    def max_ts(self) -> int:  # TimeRangeTracker's INITIAL_MAX_TIMESTAMP (-1) for an empty file
+        return max((c.ts for c in self.cells), default=-1)
 
 
 @dataclass
@@ -441,8 +441,7 @@ class Model:
             return
         cells = rewrite(store.memstore, self.schema[family], now, drop_deletes=False)
         store.memstore = []
-        if cells:
-            store.files.append(MFile(cells, self.seq))
+        store.files.append(MFile(cells, self.seq))  # empty when every cell was dropped
 
     def flush_region(self, region: MRegion, now: int) -> None:
         for fam in region.stores:
@@ -457,8 +456,7 @@ class Model:
         earliest = min(f.earliest_put_ts for f in chosen) if drop else _OLDEST
         cells = rewrite([c for f in chosen for c in f.cells], self.schema[family], now, drop,
                         earliest, self.purge)
-        new = [MFile(cells, max(f.seq for f in chosen))] if cells else []
-        store.files[lo:hi] = new
+        store.files[lo:hi] = [MFile(cells, max(f.seq for f in chosen))]  # empty or not
 
     def drop_expired_files(self, region: MRegion, family: bytes, now: int) -> None:
         """HStore.removeUnneededFiles (hbase.store.delete.expired.storefile, on by default):

@@ -151,7 +151,9 @@ HBASE_SERVER_NAMES = {
     "memStoreSize", "memStoreHeapSize", "storeFileCount", "storeFileSize", "storeFileIndexSize",
     "staticBloomSize", "flushedCellsCount", "flushedOutputBytes", "compactedInputBytes",
     "compactedOutputBytes", "blockCacheHitCount", "blockCacheMissCount",
-    "blockCacheEvictionCount", "blockCacheSize", "hlogFileCount", "hlogFileSize"}  # WALFILE_*
+    "blockCacheEvictionCount", "blockCacheSize", "hlogFileCount", "hlogFileSize",  # WALFILE_*
+    "updatesBlockedTime", "blockedRequestCount", "compactionQueueLength",
+    "smallCompactionQueueLength", "largeCompactionQueueLength"}
 HBASE_REGION_NAMES = {"storeCount", "storeFileCount", "memStoreSize", "memStoreHeapSize",
                       "storeFileSize", "readRequestCount", "filteredReadRequestCount",
                       "writeRequestCount"}

@@ -154,12 +154,14 @@ def test_server_load_from_server_metrics():
     m.chunk_cache_hits = 5
     load = ServerLoad.from_metrics(m)
     # read RPCs are requests, the rows they read are scan rows; chunk hits are priced apart;
-    # rows examined add the rows filters dropped where the metrics count them (0 otherwise)
+    # rows examined add the rows filters dropped where the metrics count them (0 otherwise);
+    # the time updates were blocked is updatesBlockedTime
     examined = m.read_requests + getattr(m, "filtered_read_requests", 0)
     assert load == ServerLoad("rs7", m.read_rpcs, m.write_requests, m.read_requests,
                               m.block_cache_hits - 5, m.blocks_read, m.bytes_flushed,
                               m.compaction_bytes_read, m.compaction_bytes_written,
-                              m.wal_bytes_written, 5, examined)
+                              m.wal_bytes_written, 5, examined,
+                              blocked_ms=m.updates_blocked_ms)
 
 
 # --- each unit's effect, on what a real cluster counts -------------------------------------------
