@@ -21,7 +21,7 @@ import signal
 import sys
 
 from hsim.suggest import SuggestingParser
-from hsim.thrift.scanners import MAX_SCANNERS, MAX_SCANNERS_PER_CONNECTION
+from hsim.gateway.scanners import MAX_SCANNERS, MAX_SCANNERS_PER_CONNECTION
 from hsim.thrift.server import (MAX_CONNECTIONS, MAX_FRAME_SIZE, MAX_MESSAGE_SIZE, PROTOCOLS,
                                TRANSPORTS)
 

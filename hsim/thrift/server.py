@@ -25,7 +25,7 @@ from thriftpy2.transport import (TCyBufferedTransport, TCyFramedTransport, TCyMe
 
 from hsim.thrift.handler import HbaseHandler
 from hsim.thrift.idl import Hbase
-from hsim.thrift.scanners import MAX_SCANNERS, MAX_SCANNERS_PER_CONNECTION
+from hsim.gateway.scanners import MAX_SCANNERS, MAX_SCANNERS_PER_CONNECTION
 from hsim.thrift.wire import RequestReader
 
 log = logging.getLogger("hsim.thrift")

@@ -20,8 +20,10 @@ LAYERS = [
     ("regions", ["hsim.regions", "hsim.storage"]),
     ("client", ["hsim.client"]),
     ("designs and views", ["hsim.workloads", "hsim.inspect"]),
-    ("what users run", ["hsim.scenario", "hsim.shell", "hsim.thrift", "hsim.ui", "hsim.cli"]),
-    ("front door", ["hsim", "hsim.__main__", "hsim.happybase", "hsim.pytest_plugin"]),
+    ("what users run", ["hsim.scenario", "hsim.shell", "hsim.gateway", "hsim.thrift",
+                        "hsim.thrift2_server", "hsim.rest", "hsim.ui", "hsim.cli"]),
+    ("front door", ["hsim", "hsim.__main__", "hsim.happybase", "hsim.thrift2",
+                    "hsim.pytest_plugin"]),
 ]
 RANK = {name: rank for rank, (_, names) in enumerate(LAYERS) for name in names}
 
