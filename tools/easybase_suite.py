@@ -48,7 +48,7 @@ sys.modules.update({"nose": nose, "nose.tools": tools})
 '''
 SUITE = h.Suite("EASYBASE_", NOSE_CONFTEST,
                 "\nimport hsim.thrift2\n\nhsim.thrift2.patch().__enter__()\n",
-                serve_args=("--thrift2",))
+                serve_args=("serve", "--thrift2"))
 
 
 if __name__ == "__main__":

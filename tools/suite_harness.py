@@ -50,20 +50,23 @@ def copy(test_file: Path, work: Path, conftest: str) -> Path:
     work.mkdir(exist_ok=True)
     (work / test_file.name).write_bytes(test_file.read_bytes())
     (work / "conftest.py").write_text(conftest)
+    (work / "pytest.ini").write_text("[pytest]\n")  # the rootdir: no sdist setup.cfg read
     return work
 
 
-def run_pytest(work: Path, test_name: str, env: dict) -> subprocess.CompletedProcess:
+def run_pytest(work: Path, test_name: str, env: dict, *extra: str
+               ) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q",
-                           "-p", "no:hsim", test_name], cwd=work, env=env, capture_output=True,
-                          text=True)
+                           "-p", "no:hsim", test_name, *extra], cwd=work, env=env,
+                          capture_output=True, text=True)
 
 
-def environment(drop_prefix: str, **extra: str) -> dict:
-    """This process's environment without the suite's own variables, hsim importable."""
+def environment(drop_prefix: str, *paths: str, **extra: str) -> dict:
+    """This process's environment without the suite's own variables, hsim (and `paths`)
+    importable."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(drop_prefix)}
     root = str(Path(__file__).resolve().parents[1])
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, *paths, env.get("PYTHONPATH")) if p)
     env.update(extra)
     return env
 
@@ -82,12 +85,13 @@ def _wait_for_port(port: int, proc: subprocess.Popen, timeout: float = 30.0) -> 
 
 @contextlib.contextmanager
 def serving(*args: str, port: int = PORT):
-    """`hsim serve --port PORT ARGS` while the block runs, holding the port's lock file."""
+    """`hsim ARGS --port PORT` (ARGS: "serve", ... or "rest") while the block runs, holding
+    the port's lock file."""
     lock = open(Path(tempfile.gettempdir()) / f"hsim-suite-port-{port}.lock", "w")
     fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
     try:
-        server = subprocess.Popen([sys.executable, "-m", "hsim", "serve", "--port", str(port),
-                                   *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        server = subprocess.Popen([sys.executable, "-m", "hsim", *args, "--port", str(port)],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                   env=environment("HSIM_SUITE_"))
         try:
             _wait_for_port(port, server)
@@ -105,7 +109,7 @@ def report(name: str, mode: str, result: subprocess.CompletedProcess) -> bool:
     summary = (result.stdout.strip().splitlines() or ["(no output)"])[-1]
     print(f"{name}, {mode}: {summary}")
     if result.returncode != 0:
-        print(result.stdout[-4000:], result.stderr[-2000:], sep="\n")
+        print(result.stdout[-20000:], result.stderr[-2000:], sep="\n")
     return result.returncode == 0
 
 
@@ -114,19 +118,44 @@ class Suite:
     to run under pytest; in-process, the shim and `patch`, the lines that make the library's
     connections in-process), the environment prefix it reads, what `hsim serve` needs."""
 
-    def __init__(self, env_prefix: str, shim: str, patch: str, serve_args=(), serve_env=None):
+    test_file = "tests/test_api.py"  # in the unpacked sdist
+    paths: tuple = ()  # sdist directories the tests import from (the package under test)
+    requirements: tuple = ()  # what the tests import that the sdist does not declare
+    deselect: dict = {}  # test id -> why it is left out
+
+    def __init__(self, env_prefix: str, shim: str, patch: str | None, serve_args=("serve",),
+                 serve_env=None, port: int = PORT):
         self.env_prefix, self.shim, self.patch = env_prefix, shim, patch
         self.serve_args, self.serve_env = tuple(serve_args), dict(serve_env or {})
+        self.port = port
+        self._deps: list[str] = []
 
-    def run(self, tests: Path, mode: str) -> subprocess.CompletedProcess:
-        test_api = tests / "test_api.py"
+    def install(self, sdist: Path) -> list[str]:
+        """pip-install `requirements` into the temporary directory; their path, if any."""
+        if not self.requirements:
+            return []
+        target = sdist / "deps"
+        result = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q",
+                                 "--target", str(target), *self.requirements],
+                                capture_output=True, text=True)
+        if result.returncode != 0:
+            raise DownloadFailed(f"pip install {' '.join(self.requirements)} failed: "
+                                 f"{(result.stderr or result.stdout).strip()[-500:]}")
+        return [str(target)]
+
+    def run(self, sdist: Path, mode: str) -> subprocess.CompletedProcess:
+        test = sdist / self.test_file
+        paths = [str(sdist / p) for p in self.paths] + self._deps
+        extra = [a for t in self.deselect for a in ("--deselect", f"{test.name}::{t}")]
+        for t, why in self.deselect.items():
+            print(f"left out: {t}: {why}")
         if mode == "inprocess":
-            work = copy(test_api, tests.parent / "tests-inprocess", self.shim + self.patch)
-            return run_pytest(work, "test_api.py", environment(self.env_prefix))
-        work = copy(test_api, tests.parent / "tests-serve", self.shim)
-        with serving(*self.serve_args):
-            return run_pytest(work, "test_api.py",
-                              environment(self.env_prefix, **self.serve_env))
+            work = copy(test, sdist / "tests-inprocess", self.shim + self.patch)
+            return run_pytest(work, test.name, environment(self.env_prefix, *paths), *extra)
+        work = copy(test, sdist / "tests-serve", self.shim)
+        with serving(*self.serve_args, port=self.port):
+            return run_pytest(work, test.name,
+                              environment(self.env_prefix, *paths, **self.serve_env), *extra)
 
 
 def main(package: str, version: str, suite: Suite, description: str, argv=None) -> int:
@@ -139,12 +168,15 @@ def main(package: str, version: str, suite: Suite, description: str, argv=None) 
     ok = True
     with tempfile.TemporaryDirectory(prefix=f"hsim-{package}-") as tmp:
         try:
-            tests = fetch(package, args.version, Path(tmp)) / "tests"
+            sdist = fetch(package, args.version, Path(tmp))
+            suite._deps = suite.install(sdist)
         except DownloadFailed as e:
             print(f"SKIPPED: {e}")
             return SKIPPED
         modes = ("inprocess", "serve") if args.mode == "both" else (args.mode,)
+        if suite.patch is None:
+            modes = tuple(md for md in modes if md == "serve")  # a protocol with no in-process
         for mode in modes:
-            ok &= report(f"{package} {args.version} tests/test_api.py", mode,
-                         suite.run(tests, mode))
+            ok &= report(f"{package} {args.version} {suite.test_file}", mode,
+                         suite.run(sdist, mode))
     return 0 if ok else 1

@@ -155,9 +155,16 @@ class Scanners:
 
     def next(self, sid: int, n: int) -> list:
         """ResultScanner.next(n): up to n results; an empty list once the scan is done."""
+        with self.use(sid) as results:
+            return list(itertools.islice(results, n))
+
+    @contextlib.contextmanager
+    def use(self, sid: int):
+        """`with scanners.use(sid) as results:` the scanner's results, read by this thread
+        alone, its lease renewed (a protocol that reads them its own way: REST's cells)."""
         scanner = self._get(sid)
         with scanner.lock:
-            return list(itertools.islice(scanner.results, n))
+            yield scanner.results
 
     def close(self, sid: int) -> None:
         scanner = self._get(sid)

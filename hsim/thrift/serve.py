@@ -2,7 +2,7 @@
 other Thrift-1 client (they connect as to HBase's own `hbase thrift start`); with --thrift2,
 behind HBase 2's Thrift2 API instead (`hbase thrift2 start`: easybase, thbase, ...).
 
-    hsim serve [--thrift2] [--read-only]
+    hsim serve [--thrift2] [--read-only] [--rest-port [PORT]] [--max-body-size BYTES]
                [--host 127.0.0.1] [--port 9090] [--servers N] [--transport buffered|framed]
                [--protocol binary|compact] [--config JSON|FILE] [--clock system|tick|manual]
                [--max-connections N] [--max-message-size BYTES] [--max-frame-size BYTES]
@@ -68,8 +68,9 @@ def _parser() -> argparse.ArgumentParser:
                          description=__doc__.split("\n\n")[0])
     p.add_argument("--thrift2", action="store_true",
                    help="serve HBase 2's Thrift2 API (THBaseService) instead of Thrift-1")
-    p.add_argument("--read-only", action="store_true",
-                   help="refuse every write (hbase.thrift.readonly; Thrift2 and REST)")
+    p.add_argument("--rest-port", type=_int_in(0, 65535), nargs="?", const=8080, default=None,
+                   metavar="PORT", help="also serve HBase's REST API (bare: port 8080) on the "
+                                        "same cluster and host")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     p.add_argument("--port", type=_int_in(0, 65535), default=9090,
                    help="port (default 9090; 0: a free one)")
@@ -100,7 +101,10 @@ def _parser() -> argparse.ArgumentParser:
                    help="keep the tables in this data directory (created if missing); a "
                         "restart reopens it and replays its WALs. Default: in memory only")
     p.add_argument("--verbose", action="store_true", help="log refused connections")
+    from hsim.rest.cli import add_rest_flags
     from hsim.ui.cli import add_ui_flags
+
+    add_rest_flags(p)  # --read-only (Thrift2 and REST), --max-body-size (REST)
 
     add_ui_flags(p)
     return p
@@ -115,9 +119,9 @@ def main(argv: list[str] | None = None) -> int:
     from hsim.clock import CLOCKS
     from hsim.thrift.server import ThriftServer
 
-    if args.read_only and not args.thrift2:
-        parser.error("--read-only applies to the Thrift2 gateway (HBase's Thrift-1 server has "
-                     "no read-only mode): add --thrift2")
+    if args.read_only and not args.thrift2 and args.rest_port is None:
+        parser.error("--read-only applies to the Thrift2 and REST gateways (HBase's Thrift-1 "
+                     "server has no read-only mode): add --thrift2 or --rest-port")
 
     try:
         config = _config(args.config)
@@ -173,10 +177,21 @@ def main(argv: list[str] | None = None) -> int:
             print(f"hsim serve: {e}", file=sys.stderr)
             return 1
         print(f"hsim serve: web UI on {ui.url}", flush=True)
+    rest = None
+    if args.rest_port is not None:
+        from hsim.rest.cli import start as start_rest
+
+        rest = start_rest(cluster, args.host, args.rest_port, args)
+        if rest is None:
+            server.stop()
+            return 1
+        print(f"hsim serve: REST on http://{args.host}:{rest.port}/", flush=True)
     server.serve_forever()
     server.stop()
     if ui:
         ui.stop()
+    if rest:
+        rest.stop()
     try:
         cluster.close()  # with a data directory: flush and archive the WALs
     except HsimError as e:  # a full disk: the WALs stay, the next start replays them

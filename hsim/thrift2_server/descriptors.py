@@ -13,6 +13,7 @@ A family reads back with HBase's `getValues()` as its attributes, as the builder
 from __future__ import annotations
 
 from hsim.errors import DoNotRetryError, InvalidArgumentError
+from hsim.gateway.families import family_values
 from hsim.schema import BLOOM_TYPES, COMPRESSIONS, ColumnFamily
 from hsim.thrift2_server.idl import ttypes
 
@@ -91,17 +92,6 @@ def family_from_thrift(cd) -> tuple[bytes, ColumnFamily]:
     if opts.get("TTL") == _INT_MAX:
         opts["TTL"] = None  # HConstants.FOREVER
     return cd.name, ColumnFamily.from_options(opts)
-
-
-def family_values(cf: ColumnFamily) -> dict:
-    """ColumnFamilyDescriptor.getValues(): every option the builder sets, as text."""
-    return {
-        "BLOOMFILTER": cf.bloom_filter, "REPLICATION_SCOPE": "0",
-        "VERSIONS": str(cf.max_versions), "MIN_VERSIONS": str(cf.min_versions),
-        "COMPRESSION": cf.compression, "TTL": str(_INT_MAX if cf.ttl is None else cf.ttl),
-        "BLOCKSIZE": str(cf.block_size), "IN_MEMORY": str(bool(cf.in_memory)).lower(),
-        "BLOCKCACHE": str(bool(cf.block_cache)).lower(),
-        "KEEP_DELETED_CELLS": cf.keep_deleted_cells.value, "DATA_BLOCK_ENCODING": "NONE"}
 
 
 def family_to_thrift(name: bytes, cf: ColumnFamily):
