@@ -2,6 +2,7 @@
 determinism rule); set HYPOTHESIS_PROFILE=explore to search afresh."""
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -31,3 +32,20 @@ def upstream_suite():
         return result.stdout
 
     return run
+
+
+@pytest.fixture
+def raw_exchange():
+    """`raw_exchange(port, data)`: send bytes on a fresh loopback connection, half-close it,
+    and return everything the server answers before it closes (for malformed requests)."""
+
+    def exchange(port: int, data: bytes) -> bytes:
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
+            s.sendall(data)
+            s.shutdown(socket.SHUT_WR)
+            out = b""
+            while chunk := s.recv(65536):
+                out += chunk
+            return out
+
+    return exchange

@@ -14,7 +14,7 @@ from __future__ import annotations
 import platform
 
 from hsim import __version__
-from hsim.errors import NamespaceNotFoundError, TableExistsError
+from hsim.errors import TableExistsError
 from hsim.gateway.families import family_values
 from hsim.rest import models as m
 from hsim.rest.models import BadRequest, element, render
@@ -163,7 +163,7 @@ def put_schema(admin, table: str, families: dict, replace: bool) -> int:
         except TableExistsError:
             return 304
         return 201
-    current = admin.describe(table).families
+    current = list(admin.describe(table).families)
     for fam, opts in families.items():
         if fam in current:
             admin.alter_family(table, fam, opts)
@@ -192,6 +192,4 @@ def _text_element(tag, text):
 
 def namespace(media, admin, name: str):
     """NamespacesInstanceModel: the namespace's properties (hsim keeps none)."""
-    if name not in admin.list_namespaces():
-        raise NamespaceNotFoundError(name)
     return render(media, {}, element("NamespaceProperties"), "")

@@ -208,24 +208,31 @@ class RestGateway:
             return self._get_only(method, lambda: admin_r.namespaces(
                 accept, self.admin.list_namespaces()))
         name = rest[0]
-        if rest[1:] == ["tables"]:
-            return self._get_only(method, lambda: admin_r.table_list(accept, [
-                t for t in sorted(self.admin.list_tables())
-                if (t.rpartition(":")[0] or "default") == name]))
-        if method == "GET":
-            media, out = admin_r.namespace(accept, self.admin, name)
-            return 200, {"Content-Type": media}, out
         exists = name in self.admin.list_namespaces()
+        if method == "GET":
+            if not exists:  # the resource's RuntimeException: Jersey answers 500
+                return _text(500, f"Cannot retrieve info for '{name}'.")
+            if rest[1:] == ["tables"]:  # TableModel names: the qualifiers
+                media, out = admin_r.table_list(accept, [
+                    q for ns, _, q in (t.rpartition(":") for t in sorted(self.admin.list_tables()))
+                    if (ns or "default") == name])
+            else:
+                media, out = admin_r.namespace(accept, self.admin, name)
+            return 200, {"Content-Type": media}, out
         if method == "POST":
             if exists:
-                return _text(403, f"Forbidden{CRLF}Namespace '{name}' already exists")
+                return _text(403, f"Namespace '{name}' already exists.  Use REST PUT to alter "
+                                  "the existing namespace.")
             self.admin.create_namespace(name)
             return _ok(201)
         if method == "PUT":
             if not exists:
-                return _text(403, f"Forbidden{CRLF}Namespace '{name}' does not exist")
+                return _text(403, f"Namespace '{name}' does not exist. Use REST POST to create "
+                                  "the namespace.")
             return _ok()  # hsim keeps no namespace properties to change
         if method == "DELETE":
+            if not exists:
+                return _text(404, f"Namespace '{name}' does not exists.  Cannot drop namespace.")
             self.admin.drop_namespace(name)
             return _ok()
         return _text(405, "Method Not Allowed")

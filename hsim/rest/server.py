@@ -24,6 +24,9 @@ DEFAULT_PORT = 8080  # hbase.rest.port
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "hsim-rest"
+    # a request line too broken to name its version still gets a status line (not HTTP/0.9's
+    # bare body)
+    default_request_version = "HTTP/1.0"
 
     def log_message(self, fmt, *args):  # the access log, at debug level
         log.debug("%s " + fmt, self.address_string(), *args)
@@ -52,6 +55,8 @@ class _Handler(BaseHTTPRequestHandler):
         return self.rfile.read(n)
 
     def _send(self, status: int, headers: dict, body: bytes, close: bool = False) -> None:
+        if status in (204, 304):
+            body = b""  # these answers carry no body (Jetty drops the resource's text)
         self.send_response(status)
         for k, v in headers.items():
             self.send_header(k, v)
@@ -108,8 +113,8 @@ class RestServer(ThreadingHTTPServer):
         return self.server_address[1]
 
     def start(self) -> "RestServer":
-        self._thread = threading.Thread(target=self.serve_forever, daemon=True,
-                                        name="hsim-rest")
+        self._thread = threading.Thread(target=self.serve_forever, args=(0.1,), daemon=True,
+                                        name="hsim-rest")  # stop() waits at most 0.1 s
         self._thread.start()
         return self
 

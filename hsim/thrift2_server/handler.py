@@ -325,7 +325,7 @@ class THBaseServiceHandler:
         name, families, attrs = dsc.table_from_thrift(desc)
         if not families:
             raise DoNotRetryError("Table should have at least one column family.")
-        current = self.admin.describe(name).families
+        current = list(self.admin.describe(name).families)
         for fam, cf in families.items():
             if fam in current:
                 self.admin.alter_family(name, fam, cf)

@@ -2,7 +2,6 @@
 only (libthrift's answer to a protocol error), unknown methods, tables and scanners get the
 protocol's error; nothing changes and the server keeps serving."""
 
-import socket
 import struct
 
 import pytest
@@ -30,17 +29,6 @@ def _client(server):
                        trans_factory=TFramedTransportFactory())
 
 
-def _raw(server, data: bytes) -> bytes:
-    """Send bytes on a fresh connection; what comes back before the server closes it."""
-    with socket.create_connection(("127.0.0.1", server.port), timeout=20) as s:
-        s.sendall(data)
-        s.shutdown(socket.SHUT_WR)
-        out = b""
-        while chunk := s.recv(65536):
-            out += chunk
-        return out
-
-
 def _message(api: str, **args) -> bytes:
     buf = TCyMemoryBuffer()
     proto = TBinaryProtocol(buf)
@@ -61,20 +49,20 @@ def _unchanged(cluster) -> None:
     struct.pack(">i", 40) + _message("put", table=b"t", tput=T.TPut(
         row=b"z", columnValues=[T.TColumnValue(b"cf", b"a", b"2")]))[:40],  # cut short
 ])
-def test_malformed_frames_close_that_connection_only(served, data):
+def test_malformed_frames_close_that_connection_only(served, raw_exchange, data):
     cluster, server = served
-    assert _raw(server, data) == b""  # closed without an answer
+    assert raw_exchange(server.port, data) == b""  # closed without an answer
     _unchanged(cluster)
     client = _client(server)
     assert client.get(b"t", T.TGet(row=b"r")).columnValues[0].value == b"1"
     client.close()
 
 
-def test_an_unknown_method_is_unknown_method(served):
+def test_an_unknown_method_is_unknown_method(served, raw_exchange):
     cluster, server = served
     body = _message("get", table=b"t", tget=T.TGet(row=b"r")).replace(b"\x00\x03get",
                                                                       b"\x00\x03gxt")
-    reply = _raw(server, struct.pack(">i", len(body)) + body)
+    reply = raw_exchange(server.port, struct.pack(">i", len(body)) + body)
     proto = TBinaryProtocol(TCyMemoryBuffer(reply[4:]))
     api, kind, _seq = proto.read_message_begin()
     error = TApplicationException()
