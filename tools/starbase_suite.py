@@ -29,7 +29,9 @@ _MISSING_TABLE = ("asserts HBase 0.94's status for a missing table (500 or 503);
 class StarbaseSuite(h.Suite):
     test_file = "src/starbase/client/tests.py"
     paths = ("src",)
-    requirements = ("simple-timer==0.2",)  # test_20 times itself with it; setup.py omits it
+    # starbase's own requirement six (requests is a dev dependency; ordereddict is for Python
+    # 2.6 only), and simple-timer, which test_20 imports though setup.py omits it
+    requirements = ("six>=1.1.0", "simple-timer==0.2")
     deselect = {
         "StarbaseClient02TableTest::test_25_insert_binary_file":
             "downloads an image from raw.github.com (the network beyond the package registry); "

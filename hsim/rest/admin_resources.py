@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import platform
 
-from hsim import __version__
+from hsim.version import __version__
 from hsim.errors import TableExistsError
 from hsim.gateway.families import family_values
 from hsim.rest import models as m

@@ -15,7 +15,7 @@ import signal
 import sys
 import threading
 
-from hsim.rest.server import DEFAULT_PORT, MAX_BODY
+from hsim.rest.server import REST_PORT, MAX_BODY
 from hsim.suggest import SuggestingParser
 
 
@@ -33,8 +33,8 @@ def _parser():
     p = SuggestingParser(prog="hsim rest", usage="%(prog)s [options] (see --help)",
                          description=__doc__.split("\n\n")[0])
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    p.add_argument("--port", type=_int_in(0, 65535), default=DEFAULT_PORT,
-                   help=f"port (default {DEFAULT_PORT}; 0: a free one)")
+    p.add_argument("--port", type=_int_in(0, 65535), default=REST_PORT,
+                   help=f"port (default {REST_PORT}; 0: a free one)")
     p.add_argument("--servers", type=_int_in(1, 1000), default=1, metavar="N",
                    help="region servers")
     p.add_argument("--data-dir", metavar="DIR", default=None,

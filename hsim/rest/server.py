@@ -18,7 +18,7 @@ from hsim.rest.resources import Dropped, RestGateway
 
 log = logging.getLogger("hsim.rest")
 MAX_BODY = 64 * 1024 * 1024
-DEFAULT_PORT = 8080  # hbase.rest.port
+REST_PORT = 8080  # hbase.rest.port
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -101,7 +101,7 @@ class RestServer(ThreadingHTTPServer):
 
     daemon_threads = True
 
-    def __init__(self, cluster, host: str = "127.0.0.1", port: int = DEFAULT_PORT,
+    def __init__(self, cluster, host: str = "127.0.0.1", port: int = REST_PORT,
                  read_only: bool = False, max_body: int = MAX_BODY):
         self.gateway = RestGateway(cluster, read_only=read_only)
         self.max_body = max_body
