@@ -57,7 +57,6 @@ class RowSpec:
             else:
                 self.end_time = t0
         self.max_versions = 1
-        self.max_values: int | None = None
 
     @property
     def single_row(self) -> bool:
