@@ -4,6 +4,7 @@
     hsim sweep ...             -> hsim.scenario.sweep
     hsim docs --check|--write  -> hsim.scenario.docs
     hsim serve ...             -> hsim.thrift.serve
+    hsim rest ...              -> hsim.rest.cli
     hsim shell [script]        -> hsim.shell.main
     hsim ui ...                -> hsim.ui.cli
     hsim hfile PATH [flags]    -> hsim.inspect.hfile_cli
@@ -22,7 +23,8 @@ _COMMANDS = {
     "run": ("hsim.scenario.cli", "main_run", "run a scenario and write its report"),
     "sweep": ("hsim.scenario.sweep", "main", "run a scenario over a grid of seeds and parameters"),
     "docs": ("hsim.scenario.docs", "main", "regenerate (--write) or check the verdicts in docs"),
-    "serve": ("hsim.thrift.serve", "main", "serve the HBase Thrift-1 API on a port"),
+    "serve": ("hsim.thrift.serve", "main", "serve HBase's Thrift-1 (or --thrift2) API on a port"),
+    "rest": ("hsim.rest.cli", "main", "serve HBase's REST API (JSON, XML, protobuf) on a port"),
     "shell": ("hsim.shell.main", "main", "an HBase shell on an in-process cluster"),
     "ui": ("hsim.ui.cli", "main", "the web UI (Master/RegionServer pages) on a cluster"),
     "hfile": ("hsim.inspect.hfile_cli", "main", "HBase's HFile pretty-printer on an HFile on disk"),

@@ -116,6 +116,12 @@ class TooManyScannersError(DoNotRetryError):
     hbase_exception = "org.apache.hadoop.hbase.DoNotRetryIOException"
 
 
+class UnknownScannerError(DoNotRetryError):
+    """A gateway's scanner id that was never handed out, was closed or whose lease expired."""
+
+    hbase_exception = "org.apache.hadoop.hbase.UnknownScannerException"
+
+
 class FilterParseError(InvalidArgumentError):
     """A filter string ParseFilter would reject."""
 

@@ -23,7 +23,6 @@ stands time still (every request in one millisecond).
 
 from __future__ import annotations
 
-import contextlib
 import threading
 
 import happybase as _happybase
@@ -31,7 +30,8 @@ import happybase.connection as _hb_connection
 import happybase.pool as _hb_pool
 from happybase import DEFAULT_HOST, DEFAULT_PORT, Batch, NoConnectionsAvailable, Table
 
-from hsim.thrift.loopback import LoopbackClient, LoopbackServer, LoopbackTransport
+from hsim.thrift.loopback import (LoopbackClient, LoopbackServer, LoopbackTransport, Patch,
+                                  Registry, bound)
 
 from typing import TYPE_CHECKING
 
@@ -43,32 +43,13 @@ if TYPE_CHECKING:  # what the annotations name; not imported at run time
 __all__ = ["Connection", "ConnectionPool", "Table", "Batch", "NoConnectionsAvailable",
            "DEFAULT_HOST", "DEFAULT_PORT", "cluster", "server", "attach", "reset", "patch"]
 
-_lock = threading.Lock()
 _pool_lock = threading.Lock()  # one pool built at a time while the name is swapped
-_servers: dict[tuple, LoopbackServer] = {}
-_new_cluster = {"region_servers": 1, "config": None, "clock": None}
-
-
-def _address(host, port) -> tuple:
-    return (host or DEFAULT_HOST, port or DEFAULT_PORT)
+_registry = Registry(DEFAULT_HOST, DEFAULT_PORT)
 
 
 def server(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> LoopbackServer:
     """The embedded Thrift server for (host, port): `.cluster`, `.handler` (open scanners)."""
-    key = _address(host, port)
-    found = _servers.get(key)
-    if found is None:
-        with _lock:
-            found = _servers.get(key)
-            if found is None:
-                from hsim.client.cluster import Cluster
-                from hsim.clock import TickingClock
-
-                clock = _new_cluster["clock"]
-                found = _servers[key] = LoopbackServer(Cluster(
-                    region_servers=_new_cluster["region_servers"], config=_new_cluster["config"],
-                    clock=clock if clock is not None else TickingClock()))
-    return found
+    return _registry.server(host, port)
 
 
 def cluster(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> Cluster:
@@ -78,17 +59,14 @@ def cluster(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> Cluster:
 
 def attach(cluster: Cluster, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT) -> None:
     """Serve `cluster` at (host, port) from now on."""
-    with _lock:
-        _servers[_address(host, port)] = LoopbackServer(cluster)
+    _registry.attach(cluster, host, port)
 
 
 def reset(region_servers: int = 1, config: Config | None = None,
           clock: ManualClock | TickingClock | SystemClock | None = None) -> None:
     """Forget every embedded cluster; new ones get these settings (clock: one clock object
     shared by the clusters created until the next reset, default a fresh TickingClock each)."""
-    with _lock:
-        _servers.clear()
-        _new_cluster.update(region_servers=region_servers, config=config, clock=clock)
+    _registry.reset(region_servers, config, clock)
 
 
 class Connection(_happybase.Connection):
@@ -111,19 +89,8 @@ class ConnectionPool(_hb_pool.ConnectionPool):
     def __init__(self, size: int, **kwargs: object) -> None:
         """happybase's own ConnectionPool.__init__ (its checks, queue and first connection),
         run while the name it builds connections with, `happybase.pool.Connection`, is ours."""
-        with _pool_lock, _bound(_hb_pool, "Connection", Connection):
+        with _pool_lock, bound(_hb_pool, "Connection", Connection):
             super().__init__(size, **kwargs)
-
-
-@contextlib.contextmanager
-def _bound(module, name, value):
-    """`module.name` is `value` inside the block, and what it was after."""
-    saved = getattr(module, name)
-    setattr(module, name, value)
-    try:
-        yield
-    finally:
-        setattr(module, name, saved)
 
 
 # Where happybase binds the two names: the package, and the modules that use them.
@@ -132,18 +99,9 @@ _BINDINGS = ((_happybase, "Connection", Connection), (_happybase, "ConnectionPoo
              (_hb_pool, "ConnectionPool", ConnectionPool))
 
 
-class patch(contextlib.ContextDecorator):
+class patch(Patch):
     """Make `happybase.Connection` / `happybase.ConnectionPool` (and the names happybase's
     own modules use) the in-process ones, as a context manager or a decorator. Code that did
     `from happybase import Connection` before the patch keeps the name it bound."""
 
-    def __enter__(self):
-        self._saved = [(mod, name, getattr(mod, name)) for mod, name, _ in _BINDINGS]
-        for mod, name, ours in _BINDINGS:
-            setattr(mod, name, ours)
-        return self
-
-    def __exit__(self, *exc):
-        for mod, name, original in reversed(self._saved):
-            setattr(mod, name, original)
-        return False
+    bindings = _BINDINGS

@@ -81,7 +81,7 @@ def hsim_connection(_hsim_embedded):
 def hsim_faults(_hsim_embedded):
     """Failure injection for the in-process happybase server of `hsim_cluster`:
     `hsim_faults.fail_next(2, "ioerror")` (or "disconnect") makes the next two Thrift calls
-    fail as a real client sees it (hsim.thrift.faults)."""
+    fail as a real client sees it (hsim.gateway.faults)."""
     return _hsim_embedded.server().handler.faults
 
 

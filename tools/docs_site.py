@@ -44,6 +44,7 @@ COMMANDS = {
     "list": ("hsim.scenario.cli", None),
     "run": ("hsim.scenario.cli", "_parser"),
     "serve": ("hsim.thrift.serve", "_parser"),
+    "rest": ("hsim.rest.cli", "_parser"),
     "shell": ("hsim.shell.main", "_parser"),
     "sweep": ("hsim.scenario.sweep", "_parser"),
     "docs": ("hsim.scenario.docs", "_parser"),

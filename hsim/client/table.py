@@ -187,14 +187,25 @@ class Table:
         """Add to several 8-byte counters of one row atomically; returns the new values. One
         Mutate request: the region reads the counters and writes the sums under the row lock
         (hsim.regions.atomic.increment)."""
+        values, _cells = self._increment(row, amounts, ttl_ms, durability)
+        return {b(col): value for col, value in zip(amounts, values)}
+
+    def increment_cells(self, row: bytes | str, amounts: dict, ttl_ms: int | None = None,
+                        durability: Durability | str | None = None) -> list[Cell]:
+        """`increment_columns`, returning what HBase's Table.increment returns: the Result of
+        the cells it wrote (the new counters with their timestamps), in column order."""
+        _values, cells = self._increment(row, amounts, ttl_ms, durability)
+        return sorted(map(from_fields, cells), key=lambda c: (c.family, c.qualifier))
+
+    def _increment(self, row, amounts, ttl_ms, durability) -> tuple[list, list]:
+        """One Increment request: (the new values, the cells written)."""
         if not v.mapping(amounts, "amounts"):
             raise InvalidArgumentError("No columns to increment")
         row, ttl = v.row(row), _ttl(ttl_ms)
         cols = [(*self._column(col), v.increment_amount(amount))
                 for col, amount in amounts.items()]
         with self.cluster.lock:
-            values, _cells = self._send("increment", row, durability, cols, ttl)
-        return {b(col): value for col, value in zip(amounts, values)}
+            return self._send("increment", row, durability, cols, ttl)
 
     def append(self, row: bytes | str, data: dict, ttl_ms: int | None = None,
                durability: Durability | str | None = None) -> dict:

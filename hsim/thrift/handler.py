@@ -25,13 +25,15 @@ from hsim.errors import HsimError, InvalidArgumentError, TableNotFoundError, Unk
 from hsim.filters.parser import parse_filter
 from hsim.regions.region import check_row
 from hsim.client import validation
-from hsim.thrift import columns as cols
+from hsim.gateway import columns as cols
+from hsim.gateway.errors import Escaped
+from hsim.gateway.faults import Faults
+from hsim.gateway.ordering import java_order
+from hsim.gateway.scanners import MAX_SCANNERS, MAX_SCANNERS_PER_CONNECTION, Scanners
 from hsim.thrift.descriptors import family_from_thrift, family_to_thrift
-from hsim.thrift.errors import Escaped, rpc
-from hsim.thrift.faults import Faults
+from hsim.thrift.errors import rpc
 from hsim.thrift.idl import LATEST_TIMESTAMP, ttypes
-from hsim.thrift.results import java_order, row_result, tcells
-from hsim.thrift.scanners import MAX_SCANNERS, MAX_SCANNERS_PER_CONNECTION, Scanners
+from hsim.thrift.results import row_result, row_results, tcells
 
 _HREGION_VERSION = 1  # ThriftHBaseServiceHandler.HREGION_VERSION
 
@@ -374,7 +376,7 @@ class HbaseHandler:
             time_range=None if timestamp is None else _upto(timestamp), filter=filter,
             reversed=reversed, caching=caching if caching and caching > 0 else 1000,
             batch=batch, lazy=True)  # HBase 2's getScanner reads nothing until next()
-        return self.scanners.add(rows, sort_columns)
+        return self.scanners.add(rows, row_results(sort_columns))
 
     @rpc()
     def scannerGetList(self, id, nbRows):

@@ -1,7 +1,9 @@
 """`hsim serve`: an hsim cluster behind HBase's Thrift-1 API on a port, for happybase or any
-other Thrift-1 client (they connect as to HBase's own `hbase thrift start`).
+other Thrift-1 client (they connect as to HBase's own `hbase thrift start`); with --thrift2,
+behind HBase 2's Thrift2 API instead (`hbase thrift2 start`: easybase, thbase, ...).
 
-    hsim serve [--host 127.0.0.1] [--port 9090] [--servers N] [--transport buffered|framed]
+    hsim serve [--thrift2] [--read-only] [--rest-port [PORT]] [--max-body-size BYTES]
+               [--host 127.0.0.1] [--port 9090] [--servers N] [--transport buffered|framed]
                [--protocol binary|compact] [--config JSON|FILE] [--clock system|tick|manual]
                [--max-connections N] [--max-message-size BYTES] [--max-frame-size BYTES]
                [--max-scanners N] [--max-scanners-per-connection N]
@@ -21,7 +23,7 @@ import signal
 import sys
 
 from hsim.suggest import SuggestingParser
-from hsim.thrift.scanners import MAX_SCANNERS, MAX_SCANNERS_PER_CONNECTION
+from hsim.gateway.scanners import MAX_SCANNERS, MAX_SCANNERS_PER_CONNECTION
 from hsim.thrift.server import (MAX_CONNECTIONS, MAX_FRAME_SIZE, MAX_MESSAGE_SIZE, PROTOCOLS,
                                TRANSPORTS)
 
@@ -64,6 +66,11 @@ def _int_in(lo: int, hi: int | None = None):
 def _parser() -> argparse.ArgumentParser:
     p = SuggestingParser(prog="hsim serve", usage="%(prog)s [options] (see --help)",
                          description=__doc__.split("\n\n")[0])
+    p.add_argument("--thrift2", action="store_true",
+                   help="serve HBase 2's Thrift2 API (THBaseService) instead of Thrift-1")
+    p.add_argument("--rest-port", type=_int_in(0, 65535), nargs="?", const=8080, default=None,
+                   metavar="PORT", help="also serve HBase's REST API (bare: port 8080) on the "
+                                        "same cluster and host")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     p.add_argument("--port", type=_int_in(0, 65535), default=9090,
                    help="port (default 9090; 0: a free one)")
@@ -94,7 +101,10 @@ def _parser() -> argparse.ArgumentParser:
                    help="keep the tables in this data directory (created if missing); a "
                         "restart reopens it and replays its WALs. Default: in memory only")
     p.add_argument("--verbose", action="store_true", help="log refused connections")
+    from hsim.rest.cli import add_rest_flags
     from hsim.ui.cli import add_ui_flags
+
+    add_rest_flags(p)  # --read-only (Thrift2 and REST), --max-body-size (REST)
 
     add_ui_flags(p)
     return p
@@ -109,6 +119,10 @@ def main(argv: list[str] | None = None) -> int:
     from hsim.clock import CLOCKS
     from hsim.thrift.server import ThriftServer
 
+    if args.read_only and not args.thrift2 and args.rest_port is None:
+        parser.error("--read-only applies to the Thrift2 and REST gateways (HBase's Thrift-1 "
+                     "server has no read-only mode): add --thrift2 or --rest-port")
+
     try:
         config = _config(args.config)
     except (ValueError, TypeError, OSError, ArithmeticError, RecursionError) as e:
@@ -122,12 +136,20 @@ def main(argv: list[str] | None = None) -> int:
     except (HsimError, OSError) as e:
         print(f"hsim serve: cannot open data directory {args.data_dir}: {e}", file=sys.stderr)
         return 1
+    extra = {"read_only": args.read_only} if args.thrift2 else {}
+    if args.thrift2:
+        try:
+            from hsim.thrift2_server import Thrift2Server as ThriftServer  # noqa: N814
+        except HsimError as e:  # the IDL's package is not installed
+            print(f"hsim serve: {e}", file=sys.stderr)
+            return 1
     server = ThriftServer(cluster, host=args.host, port=args.port, transport=args.transport,
                           protocol=args.protocol, max_message_size=args.max_message_size,
                           max_frame_size=args.max_frame_size,
                           max_connections=args.max_connections,
                           max_scanners=args.max_scanners,
-                          max_scanners_per_connection=args.max_scanners_per_connection)
+                          max_scanners_per_connection=args.max_scanners_per_connection,
+                          **extra)
     server.handler.faults.fail_next(max(args.fail_next, 0), args.fail_kind)
     try:
         server.bind()
@@ -140,8 +162,9 @@ def main(argv: list[str] | None = None) -> int:
 
     signal.signal(signal.SIGINT, _stop)
     signal.signal(signal.SIGTERM, _stop)
+    api = "Thrift2" if args.thrift2 else "Thrift-1"
     print(f"hsim serve: listening on {args.host}:{server.port} ({args.transport} transport, "
-          f"{args.protocol} protocol, {args.servers} region server(s))", flush=True)
+          f"{args.protocol} protocol, {args.servers} region server(s), {api})", flush=True)
     ui = None
     if args.ui_port is not None:
         from hsim.errors import HsimError
@@ -154,10 +177,21 @@ def main(argv: list[str] | None = None) -> int:
             print(f"hsim serve: {e}", file=sys.stderr)
             return 1
         print(f"hsim serve: web UI on {ui.url}", flush=True)
+    rest = None
+    if args.rest_port is not None:
+        from hsim.rest.cli import start as start_rest
+
+        rest = start_rest(cluster, args.host, args.rest_port, args)
+        if rest is None:
+            server.stop()
+            return 1
+        print(f"hsim serve: REST on http://{args.host}:{rest.port}/", flush=True)
     server.serve_forever()
     server.stop()
     if ui:
         ui.stop()
+    if rest:
+        rest.stop()
     try:
         cluster.close()  # with a data directory: flush and archive the WALs
     except HsimError as e:  # a full disk: the WALs stay, the next start replays them

@@ -25,7 +25,7 @@ from thriftpy2.transport import (TCyBufferedTransport, TCyFramedTransport, TCyMe
 
 from hsim.thrift.handler import HbaseHandler
 from hsim.thrift.idl import Hbase
-from hsim.thrift.scanners import MAX_SCANNERS, MAX_SCANNERS_PER_CONNECTION
+from hsim.gateway.scanners import MAX_SCANNERS, MAX_SCANNERS_PER_CONNECTION
 from hsim.thrift.wire import RequestReader
 
 log = logging.getLogger("hsim.thrift")
@@ -45,7 +45,13 @@ class ThriftServer:
         server = ThriftServer(cluster, port=0).start()   # a background thread
         ...
         server.stop()
+
+    A subclass serves another Thrift service over the same transports by naming its
+    `service` and `handler_class` (hsim.thrift2_server.Thrift2Server).
     """
+
+    service = Hbase
+    handler_class = HbaseHandler
 
     def __init__(self, cluster, host: str = "127.0.0.1", port: int = 9090,
                  transport: str = "buffered", protocol: str = "binary",
@@ -58,8 +64,8 @@ class ThriftServer:
         if protocol not in PROTOCOLS:
             raise ValueError(f"protocol must be one of {', '.join(PROTOCOLS)}")
         self.cluster = cluster
-        self.handler = HbaseHandler(cluster, max_scanners, max_scanners_per_connection)
-        self.processor = TProcessor(Hbase, self.handler)
+        self.handler = self.handler_class(cluster, max_scanners, max_scanners_per_connection)
+        self.processor = TProcessor(self.service, self.handler)
         self.host, self.port = host, port
         self.transport, self.protocol = transport, protocol
         self.max_message_size, self.max_frame_size = max_message_size, max_frame_size

@@ -21,8 +21,10 @@ LAYERS = [
     ("regions", ["hsim.regions", "hsim.storage"]),
     ("client", ["hsim.client"]),
     ("designs and views", ["hsim.workloads", "hsim.inspect"]),
-    ("what users run", ["hsim.scenario", "hsim.shell", "hsim.thrift", "hsim.ui", "hsim.cli"]),
-    ("front door", ["hsim", "hsim.__main__", "hsim.happybase", "hsim.pytest_plugin"]),
+    ("what users run", ["hsim.scenario", "hsim.shell", "hsim.gateway", "hsim.thrift",
+                        "hsim.thrift2_server", "hsim.rest", "hsim.ui", "hsim.cli"]),
+    ("front door", ["hsim", "hsim.__main__", "hsim.happybase", "hsim.thrift2",
+                    "hsim.pytest_plugin"]),
 ]
 RANK = {name: rank for rank, (_, names) in enumerate(LAYERS) for name in names}
 
@@ -119,3 +121,16 @@ def test_the_diagram_names_every_layer():
     missing = [n for n in core_names if n.removeprefix("hsim.") not in core]
     missing += [n for names in higher for n in names if n not in words]
     assert not missing, "not in docs/engine.md's layer diagram: " + ", ".join(missing)
+
+
+# The gateways serve clients: they reach the cluster through hsim.client (Cluster, Admin, Table)
+# as HBase's gateways go through its client API, never into regions, stores or files.
+GATEWAYS = ("hsim.gateway", "hsim.thrift2_server", "hsim.rest")
+BELOW_THE_CLIENT = ("hsim.regions", "hsim.storage", "hsim.engine")
+
+
+def test_gateways_reach_the_cluster_through_the_client_api():
+    graph = import_graph()
+    inside = sorted(f"{m} -> {dep}" for m, deps in graph.items() if m.startswith(GATEWAYS)
+                    for dep in deps if dep.startswith(BELOW_THE_CLIENT))
+    assert not inside, "gateway imports below the client API:\n" + "\n".join(inside)

@@ -5,10 +5,11 @@ import pytest
 
 from hsim.errors import DoNotRetryError, InvalidArgumentError, NoSuchColumnFamilyError
 from hsim.schema import ColumnFamily
-from hsim.thrift.columns import parse_column, select
+from hsim.gateway.columns import parse_column, select
 from hsim.thrift.descriptors import family_from_thrift, family_to_thrift
 from hsim.thrift.idl import ttypes
-from hsim.thrift.results import java_order, row_result
+from hsim.gateway.ordering import java_order
+from hsim.thrift.results import row_result
 
 
 def test_parse_column():

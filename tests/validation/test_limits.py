@@ -11,7 +11,7 @@ import pytest
 from thriftpy2.transport import TTransportException
 
 import hsim
-from hsim.thrift.scanners import Scanners
+from hsim.gateway.scanners import Scanners
 from hsim.thrift.server import ThriftServer
 from hsim.thrift.wire import SIZE_LIMIT, RequestReader
 

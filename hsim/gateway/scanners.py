@@ -1,5 +1,6 @@
-"""The Thrift-1 server's open scanners (ThriftHBaseServiceHandler.scannerMap): ids handed out
-from 0 up, each mapping to a native scan that is read as the client asks for rows.
+"""A gateway's open scanners (the Thrift servers' scannerMap, the REST server's scanner
+resources): ids handed out from 0 up, each mapping to a native scan that is read as the client
+asks for rows, converted to the protocol's results by the function given to `add`.
 
 The server does not know which connection opened a scanner, so a client that goes away
 without closing leaves it behind; as HBase's scanner leases do, a scanner idle for longer than
@@ -11,8 +12,9 @@ expire one.
 Open scanners are capped, per server (`max_open`) and per client connection (`per_connection`):
 HBase's Thrift-1 handler keeps every scanner until it is closed or its lease runs out, so a
 client opening scanners without closing them grows the server without bound. Past a cap,
-scannerOpen* answers IOError (DoNotRetryIOException, TooManyScannersError) before anything is
-read; a connection's scanners are closed when it goes away. See docs/limits.md.
+opening answers TooManyScannersError (DoNotRetryIOException) before anything is read; a
+connection's scanners are closed when it goes away. An unknown or expired id is
+UnknownScannerError, which each protocol turns into its own answer. See docs/limits.md.
 """
 
 from __future__ import annotations
@@ -22,10 +24,7 @@ import itertools
 import threading
 import time
 
-from hsim.cell import ROW
-from hsim.errors import TooManyScannersError
-from hsim.thrift.idl import ttypes
-from hsim.thrift.results import row_result
+from hsim.errors import TooManyScannersError, UnknownScannerError
 
 
 MAX_SCANNERS = 1000  # open scanners per server (hsim serve --max-scanners)
@@ -33,19 +32,19 @@ MAX_SCANNERS_PER_CONNECTION = 100  # per client connection (--max-scanners-per-c
 
 
 class _Scanner:
-    __slots__ = ("last_used", "lock", "results", "owner")
+    __slots__ = ("last_used", "lock", "rows", "results", "owner")
 
-    def __init__(self, results, now: float, owner):
+    def __init__(self, rows, results, now: float, owner):
         self.lock = threading.Lock()  # one reader at a time; a generator cannot be re-entered
-        self.results = results
+        self.rows, self.results = rows, results
         self.last_used = now
         self.owner = owner  # the connection that opened it (None: no connection, in-process)
 
-
-def _results(rows, sort_columns: bool):
-    """Native rows (or a batched scan's partial rows) -> TRowResults."""
-    for cells in rows:
-        yield row_result(cells[0][ROW], cells, sort_columns)
+    def close(self) -> None:
+        for it in (self.results, self.rows):
+            close = getattr(it, "close", None)
+            if close is not None:
+                close()
 
 
 class Scanners:
@@ -80,7 +79,7 @@ class Scanners:
                 gone = [self._drop(sid) for sid in mine]
             for scanner in gone:
                 with scanner.lock:
-                    scanner.results.close()
+                    scanner.close()
 
     def check_room(self) -> None:
         """TooManyScannersError when a scanner opened now would pass a cap."""
@@ -100,17 +99,22 @@ class Scanners:
                 f"Too many open scanners on this connection: {self._owners[owner]} (max "
                 f"{self.per_connection}); close scanners or wait for idle ones to expire")
 
-    def add(self, rows, sort_columns: bool = False) -> int:
+    def add(self, rows, convert=None) -> int:
+        """Register the native scan `rows` (a lazy scan); what next() returns is
+        `convert(rows)`'s items (the rows themselves without `convert`)."""
         owner = getattr(self._connection, "id", None)
         with self._lock:
             try:
                 self._check_room(owner)
             except TooManyScannersError:
-                rows.close()
+                close = getattr(rows, "close", None)
+                if close is not None:
+                    close()
                 raise
             sid = self._next_id
             self._next_id += 1
-            self._open[sid] = _Scanner(_results(rows, sort_columns), self._monotonic(), owner)
+            results = convert(rows) if convert is not None else iter(rows)
+            self._open[sid] = _Scanner(rows, results, self._monotonic(), owner)
             if owner is not None:
                 self._owners[owner] = self._owners.get(owner, 0) + 1
             return sid
@@ -141,18 +145,31 @@ class Scanners:
             if scanner is not None:
                 scanner.last_used = now
         if scanner is None:
-            raise ttypes.IllegalArgument(message="scanner ID is invalid")
+            raise UnknownScannerError("scanner ID is invalid")
         return scanner
+
+    def __contains__(self, sid: int) -> bool:
+        with self._lock:
+            self._expire()
+            return sid in self._open
 
     def next(self, sid: int, n: int) -> list:
         """ResultScanner.next(n): up to n results; an empty list once the scan is done."""
+        with self.use(sid) as results:
+            return list(itertools.islice(results, n))
+
+    @contextlib.contextmanager
+    def use(self, sid: int):
+        """`with scanners.use(sid) as results:` the scanner's results, read by this thread
+        alone, its lease renewed (a protocol that reads them its own way: REST's cells)."""
         scanner = self._get(sid)
         with scanner.lock:
-            return list(itertools.islice(scanner.results, n))
+            yield scanner.results
 
     def close(self, sid: int) -> None:
         scanner = self._get(sid)
         with self._lock:
             if sid in self._open:
                 self._drop(sid)
-        scanner.results.close()
+        with scanner.lock:
+            scanner.close()

@@ -1,27 +1,30 @@
-"""Failure injection for application tests: the next N Thrift calls fail the way a real
-client sees a sick cluster, so retry logic written for happybase can be tested offline.
+"""Failure injection for application tests: the next N gateway calls fail the way a real
+client sees a sick cluster, so retry logic can be tested offline.
 
-- "ioerror": the call answers the Thrift IOError HBase's handler sends for an IOException
-  (here java.io.IOException naming the injected fault);
-- "disconnect": the connection drops mid-call (the client reads end of file: thriftpy2's
-  TTransportException, as when a Thrift server dies or a proxy resets the socket).
+- "ioerror": the call answers the error the gateway sends for an IOException (Thrift: IOError
+  or TIOError naming the injected fault; REST: 500 Internal Server Error);
+- "disconnect": the connection drops mid-call (the client reads end of file, as when a gateway
+  dies or a proxy resets the socket).
 
-An injected failure happens before the call runs, so it changes nothing in the cluster.
+An injected failure happens before the call runs, so it changes nothing in the cluster. Each
+protocol turns the `InjectedFault` that `check` raises into its own answer.
 """
 
 from __future__ import annotations
 
 import threading
 
-from thriftpy2.transport import TTransportException
-
-from hsim.errors import InvalidArgumentError
+from hsim.errors import HsimError, InvalidArgumentError
 
 KINDS = ("ioerror", "disconnect")
 
 
-class DroppedConnection(TTransportException):
-    """The server hangs up on this call (over a socket: the connection is closed)."""
+class InjectedFault(HsimError):
+    """The failure `check` raises: `kind` is "ioerror" or "disconnect"."""
+
+    def __init__(self, kind: str, api: str):
+        super().__init__(f"hsim injected a failure in {api}")
+        self.kind, self.api = kind, api
 
 
 class Faults:
@@ -56,10 +59,4 @@ class Faults:
                 return
             kind = self._queue.pop(0)
             self.injected += 1
-        if kind == "disconnect":
-            raise DroppedConnection(TTransportException.END_OF_FILE,
-                                    f"TSocket read 0 bytes (hsim injected a dropped connection "
-                                    f"in {api})")
-        from hsim.thrift.idl import ttypes
-
-        raise ttypes.IOError(message=f"java.io.IOException: hsim injected a failure in {api}")
+        raise InjectedFault(kind, api)

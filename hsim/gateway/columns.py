@@ -1,5 +1,5 @@
-"""Column specs as the Thrift-1 handler reads them (CellUtil.parseColumn), and the column
-selection a Get or Scan builds from a list of them.
+"""Column specs as HBase's gateways read them (CellUtil.parseColumn: Thrift-1's column
+names, REST's row-spec columns), and the column selection a Get or Scan builds from a list of them.
 
 `b"f"` is the whole family, `b"f:"` the empty qualifier (HBASE-9549; happybase's docs still
 call it the whole family), `b"f:q"` one column; the qualifier is everything after the first
