@@ -36,6 +36,13 @@ class ColumnFamily:
     compression: str = "NONE"  # COMPRESSION
     in_memory: bool = False  # IN_MEMORY
     block_cache: bool = True  # BLOCKCACHE
+    # The cache life cycle (CacheConfig; hsim.engine.cache_config): blocks cached as a flush
+    # writes them, every block cached when a file opens, blocks evicted when a region closes
+    cache_data_on_write: bool = False  # CACHE_DATA_ON_WRITE
+    cache_index_on_write: bool = False  # CACHE_INDEX_ON_WRITE
+    cache_blooms_on_write: bool = False  # CACHE_BLOOMS_ON_WRITE
+    prefetch_blocks_on_open: bool = False  # PREFETCH_BLOCKS_ON_OPEN
+    evict_blocks_on_close: bool = False  # EVICT_BLOCKS_ON_CLOSE
     # CONFIGURATION: the hsim-read keys of hsim.configuration_keys, text to text
     configuration: dict = field(default_factory=dict, hash=False)
 
@@ -63,7 +70,7 @@ class ColumnFamily:
                     (value is None and name != "ttl") or (value or 0) > _INT_MAX:
                 raise InvalidArgumentError(f"{_OPTION_NAMES[name]} must be an int up to "
                                            f"{_INT_MAX}, not {value!r}")
-        for name in ("in_memory", "block_cache"):
+        for name in _BOOLEANS:
             if not isinstance(getattr(self, name), bool):
                 raise InvalidArgumentError(
                     f"{_OPTION_NAMES[name]} must be true or false, not {getattr(self, name)!r}")
@@ -134,10 +141,17 @@ _SHELL_NAMES = {
     "COMPRESSION": "compression",
     "IN_MEMORY": "in_memory",
     "BLOCKCACHE": "block_cache",
+    "CACHE_DATA_ON_WRITE": "cache_data_on_write",
+    "CACHE_INDEX_ON_WRITE": "cache_index_on_write",
+    "CACHE_BLOOMS_ON_WRITE": "cache_blooms_on_write",
+    "PREFETCH_BLOCKS_ON_OPEN": "prefetch_blocks_on_open",
+    "EVICT_BLOCKS_ON_CLOSE": "evict_blocks_on_close",
     "CONFIGURATION": "configuration",
     "NAME": "name",
 }
 
+_BOOLEANS = ("in_memory", "block_cache", "cache_data_on_write", "cache_index_on_write",
+             "cache_blooms_on_write", "prefetch_blocks_on_open", "evict_blocks_on_close")
 _OPTION_NAMES = {v: k for k, v in reversed(_SHELL_NAMES.items())}  # max_versions -> VERSIONS
 
 
