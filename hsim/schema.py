@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
+from hsim import descriptor_attributes as attributes
 from hsim.configuration_keys import FAMILY, TABLE
 from hsim.configuration_keys import validate as validate_configuration
 from hsim.errors import DoNotRetryError, InvalidArgumentError
@@ -120,6 +121,9 @@ class ColumnFamily:
             key = _SHELL_NAMES.get(str(k).upper(), str(k).lower())
             if key == "name":
                 continue
+            if attributes.known(str(k), FAMILY):
+                attributes.check(str(k), v, FAMILY)  # accepted only at hsim's own value
+                continue
             if key not in names:
                 raise InvalidArgumentError(f"unknown column family option {k!r}")
             kwargs[key] = v
@@ -223,5 +227,8 @@ class TableDescriptor:
     def __post_init__(self):
         validate_table_name(self.name)
         self.configuration = validate_configuration(self.configuration, TABLE)
+        for k, v in self.values.items():
+            if attributes.known(k, TABLE):
+                attributes.check(k, v, TABLE)
         if not self.families:
             raise DoNotRetryError("Table should have at least one column family.")

@@ -15,8 +15,18 @@ def lower_bound(flush_size: int, num_families: int, config) -> int:
     return max(flush_size // num_families, config.flush_lower_bound_min)
 
 
-def stores_to_flush(stores: list, flush_size: int, config) -> list:
-    if config.flush_policy == "all_stores" or len(stores) == 1:
+# The table attribute FLUSH_POLICY (a class name) -> the policy it names; it overrides the
+# cluster's (FlushPolicyFactory.getFlushPolicyClass: the table's, else the configuration's).
+TABLE_POLICIES = {"flushallstorespolicy": "all_stores",
+                  "flushalllargestorespolicy": "large_stores"}
+
+
+def stores_to_flush(stores: list, flush_size: int, config, table_policy: str | None = None
+                    ) -> list:
+    policy = config.flush_policy
+    if table_policy:
+        policy = TABLE_POLICIES[table_policy.rsplit(".", 1)[-1].lower()]
+    if policy == "all_stores" or len(stores) == 1:
         return list(stores)
     bound = lower_bound(flush_size, len(stores), config)
     large = [s for s in stores if s.memstore.heap_size > bound]
