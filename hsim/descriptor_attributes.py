@@ -9,6 +9,8 @@ setting is accepted and ignored. docs/schema-attributes.md is the table of these
 
 from __future__ import annotations
 
+from hsim.configuration_keys import KEYS
+from hsim.configuration_keys import validate as validate_configuration
 from hsim.errors import InvalidArgumentError
 
 # Family attributes only accepted at one value: name -> (the accepted values, any case, what
@@ -52,10 +54,15 @@ TABLE_ONLY = {
 TABLE_REFUSED = {
     "IS_META": "only hbase:meta is a catalog table",
 }
+# HRegion's configuration holds the table's values (a CompoundConfiguration over them), so a
+# METADATA entry named like a setting is one: refused as a CONFIGURATION key unless hsim reads it.
+_SETTING_PREFIXES = ("hbase.", "hfile.", "io.storefile.")
 
 
 def check(name: str, value, scope: str) -> None:
     """Refuse (InvalidArgumentError) an attribute hsim does not model at this value."""
+    if scope == "table" and name.startswith(_SETTING_PREFIXES) and name not in KEYS:
+        validate_configuration({name: value}, "table")  # refused with the registry's line
     key = name.upper()
     refused = FAMILY_REFUSED if scope == "family" else TABLE_REFUSED
     only = FAMILY_ONLY if scope == "family" else TABLE_ONLY
@@ -76,4 +83,4 @@ def known(name: str, scope: str) -> bool:
     key = name.upper()
     if scope == "family":
         return key in FAMILY_ONLY or key in FAMILY_REFUSED
-    return key in TABLE_ONLY or key in TABLE_REFUSED
+    return key in TABLE_ONLY or key in TABLE_REFUSED or name.startswith(_SETTING_PREFIXES)

@@ -198,3 +198,17 @@ def test_every_builder_constant_is_listed():
     assert set(attrs.FAMILY_ONLY) | set(attrs.FAMILY_REFUSED) <= set(FAMILY)
     assert set(attrs.TABLE_ONLY) | set(attrs.TABLE_REFUSED) <= set(TABLE)
     assert PENDING.isdisjoint(FAMILY)
+
+
+def test_a_metadata_entry_named_like_a_setting_is_refused_as_configuration():
+    """HBase's region configuration holds the table's values: such an entry is a setting."""
+    sh, out = _shell()
+    sh.run_script("create 't', 'f', METADATA => {'hbase.hstore.compaction.min' => '5'}")
+    assert "table CONFIGURATION key 'hbase.hstore.compaction.min' is not modelled" in \
+        out.getvalue()
+    assert not sh.cluster.admin.table_exists("t")
+    c = hsim.Cluster()
+    with pytest.raises(InvalidArgumentError, match="hfile.block.cache.size"):
+        c.admin.create_table("t", ["f"], values={"hfile.block.cache.size": "0.5"})
+    c.admin.create_table("t", ["f"], values={"team": "search"})
+    assert c.admin.describe("t").values == {"team": "search"}
