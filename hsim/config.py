@@ -67,6 +67,7 @@ _RANGES = {
     "index_min_entries": (2, INT_MAX, "[]"),  # HFileBlockIndex: at least 2 entries a block
     "bytes_per_checksum": _POSITIVE_INT,
     "block_cache_size": _LONG,
+    "prefetch_delay_ms": _INT,
     "keyvalue_max_size": (-INT_MAX - 1, INT_MAX, "[]"),  # <= 0: no limit
     "scanner_timeout_ms": _POSITIVE_INT,
     "regex_budget_ms": _INT,
@@ -177,6 +178,16 @@ class Config:
     bytes_per_checksum: int = 16384  # hbase.hstore.bytes.per.checksum
     # Block cache (LruBlockCache, CacheConfig)
     block_cache_size: int = 400 * MiB  # hfile.block.cache.size = 0.4 of a 1 GiB heap
+    # The cluster-wide cache life cycle (CacheConfig); each is ORed with the family's own
+    # CACHE_DATA_ON_WRITE, CACHE_INDEX_ON_WRITE, CACHE_BLOOMS_ON_WRITE, PREFETCH_BLOCKS_ON_OPEN
+    # and EVICT_BLOCKS_ON_CLOSE (hsim.engine.cache_config)
+    cache_blocks_on_write: bool = False  # hbase.rs.cacheblocksonwrite
+    cache_index_on_write: bool = False  # hfile.block.index.cacheonwrite
+    cache_blooms_on_write: bool = False  # hfile.block.bloom.cacheonwrite
+    cache_compacted_blocks_on_write: bool = False  # hbase.rs.cachecompactedblocksonwrite
+    prefetch_blocks_on_open: bool = False  # hbase.rs.prefetchblocksonopen
+    evict_blocks_on_close: bool = False  # hbase.rs.evictblocksonclose
+    prefetch_delay_ms: int = 1000  # hbase.hfile.prefetch.delay (PrefetchExecutor)
     # Scans (ScanInfo): switch a store scanner from pread to a streaming read past this many
     # bytes; None: 4 x the family's BLOCKSIZE, ScanInfo's default
     storescanner_pread_max_bytes: int | None = None  # hbase.storescanner.pread.max.bytes

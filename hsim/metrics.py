@@ -37,6 +37,10 @@ class IOCounters:
         "block_bytes_scanned",
     )
 
+    # Scan/Get.setCacheBlocks: False on the UncachedReads view a read with cache_blocks=False
+    # counts through (data blocks it reads are not added to the cache)
+    cache_blocks = True
+
     def __init__(self):
         for name in self.__slots__:
             setattr(self, name, 0)
@@ -53,6 +57,24 @@ class IOCounters:
     def __repr__(self) -> str:
         inner = ", ".join(f"{k}={v}" for k, v in self.to_dict().items() if v)
         return f"IOCounters({inner})"
+
+
+class UncachedReads:
+    """The IOCounters of a read with Scan/Get.setCacheBlocks(false): it counts into them, and
+    tells the HFile readers not to add the data blocks it reads (blocks already cached still
+    hit; index and bloom blocks are cached as always, HFileBlockIndex's shouldCache)."""
+
+    __slots__ = ("_io",)
+    cache_blocks = False
+
+    def __init__(self, io: IOCounters):
+        object.__setattr__(self, "_io", io)
+
+    def __getattr__(self, name):
+        return getattr(self._io, name)
+
+    def __setattr__(self, name, value):
+        setattr(self._io, name, value)
 
 
 # --- metric records returned by cluster.metrics() ----------------------------------------------

@@ -7,6 +7,7 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 
+from hsim import descriptor_attributes as attributes
 from hsim.configuration_keys import FAMILY, TABLE
 from hsim.configuration_keys import validate as validate_configuration
 from hsim.errors import DoNotRetryError, InvalidArgumentError
@@ -43,6 +44,13 @@ class ColumnFamily:
     in_memory: bool = False  # IN_MEMORY
     block_cache: bool = True  # BLOCKCACHE
     data_block_encoding: str = "NONE"  # DATA_BLOCK_ENCODING
+    # The cache life cycle (CacheConfig; hsim.engine.cache_config): blocks cached as a flush
+    # writes them, every block cached when a file opens, blocks evicted when a region closes
+    cache_data_on_write: bool = False  # CACHE_DATA_ON_WRITE
+    cache_index_on_write: bool = False  # CACHE_INDEX_ON_WRITE
+    cache_blooms_on_write: bool = False  # CACHE_BLOOMS_ON_WRITE
+    prefetch_blocks_on_open: bool = False  # PREFETCH_BLOCKS_ON_OPEN
+    evict_blocks_on_close: bool = False  # EVICT_BLOCKS_ON_CLOSE
     # CONFIGURATION: the hsim-read keys of hsim.configuration_keys, text to text
     configuration: dict = field(default_factory=dict, hash=False)
 
@@ -72,7 +80,7 @@ class ColumnFamily:
                     (value is None and name != "ttl") or (value or 0) > _INT_MAX:
                 raise InvalidArgumentError(f"{_OPTION_NAMES[name]} must be an int up to "
                                            f"{_INT_MAX}, not {value!r}")
-        for name in ("in_memory", "block_cache"):
+        for name in _BOOLEANS:
             if not isinstance(getattr(self, name), bool):
                 raise InvalidArgumentError(
                     f"{_OPTION_NAMES[name]} must be true or false, not {getattr(self, name)!r}")
@@ -128,6 +136,9 @@ class ColumnFamily:
             key = _SHELL_NAMES.get(str(k).upper(), str(k).lower())
             if key == "name":
                 continue
+            if attributes.known(str(k), FAMILY):
+                attributes.check(str(k), v, FAMILY)  # accepted only at hsim's own value
+                continue
             if key not in names:
                 raise InvalidArgumentError(f"unknown column family option {k!r}")
             kwargs[key] = v
@@ -150,10 +161,17 @@ _SHELL_NAMES = {
     "IN_MEMORY": "in_memory",
     "BLOCKCACHE": "block_cache",
     "DATA_BLOCK_ENCODING": "data_block_encoding",
+    "CACHE_DATA_ON_WRITE": "cache_data_on_write",
+    "CACHE_INDEX_ON_WRITE": "cache_index_on_write",
+    "CACHE_BLOOMS_ON_WRITE": "cache_blooms_on_write",
+    "PREFETCH_BLOCKS_ON_OPEN": "prefetch_blocks_on_open",
+    "EVICT_BLOCKS_ON_CLOSE": "evict_blocks_on_close",
     "CONFIGURATION": "configuration",
     "NAME": "name",
 }
 
+_BOOLEANS = ("in_memory", "block_cache", "cache_data_on_write", "cache_index_on_write",
+             "cache_blooms_on_write", "prefetch_blocks_on_open", "evict_blocks_on_close")
 _OPTION_NAMES = {v: k for k, v in reversed(_SHELL_NAMES.items())}  # max_versions -> VERSIONS
 
 
@@ -246,5 +264,8 @@ class TableDescriptor:
     def __post_init__(self):
         validate_table_name(self.name)
         self.configuration = validate_configuration(self.configuration, TABLE)
+        for k, v in self.values.items():
+            if attributes.known(k, TABLE):
+                attributes.check(k, v, TABLE)
         if not self.families:
             raise DoNotRetryError("Table should have at least one column family.")

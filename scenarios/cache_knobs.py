@@ -3,6 +3,8 @@ narrow rows for a read of one column, block compression, column scans vs row sca
 HBase's operations in order of efficiency.
 
 Seed claims: 003 "In-Memory Column Families", "Column Family Block Size", "Column Scanning";
+002's cache hit vs miss (the cold cache after a compaction or a move, and prefetch-on-open);
+004's narrow row resident in the BlockCache (a full scan with and without cache_blocks);
 004 "Target data access" and "Modeling for even distribution of data and load"; 002 "Row
 Locality and Compression" and "Row Key, Column Family, Column Qualifier, Timestamp, Value".
 
@@ -87,6 +89,17 @@ scenario.variant("enc_none", "rows of four 16-byte values with long coordinates 
                  test="encoding", encoding="NONE")
 scenario.variant("enc_fast_diff", "the same rows, DATA_BLOCK_ENCODING => 'FAST_DIFF'",
                  test="encoding", encoding="FAST_DIFF")
+scenario.variant("cold_cache", "hot rows read warm, then a major compaction and a region move "
+                 "(default cache settings)", test="lifecycle", knob=None)
+scenario.variant("prefetch_on_open", "the same with PREFETCH_BLOCKS_ON_OPEN => true",
+                 test="lifecycle", knob="PREFETCH_BLOCKS_ON_OPEN")
+scenario.variant("cache_on_write", "the same with CACHE_DATA_ON_WRITE => true", test="lifecycle",
+                 knob="CACHE_DATA_ON_WRITE")
+scenario.variant("scan_cache_blocks_on", "a hot set read once, then a full scan of a table "
+                 "three times the cache (Scan.setCacheBlocks(true), the default)", test="fullscan",
+                 cache_blocks=True)
+scenario.variant("scan_cache_blocks_off", "the same full scan with cache_blocks=False",
+                 test="fullscan", cache_blocks=False)
 
 
 def _value(rng, n: int) -> bytes:
@@ -377,9 +390,86 @@ def _ops(ctx, variant, p):
     ctx.record_cost("full_scan_ms", before, ops=1, label="full scan: makespan")
 
 
+def _hot_reads(ctx, table, keys, key: str, what: str) -> None:
+    """One Get of each hot row: the block cache's hit ratio and the time per Get."""
+    before = ctx.loads()
+    for k in keys:
+        table.get(k)
+        ctx.tick()
+    touched, disk = blocks_since(ctx, before)
+    ctx.record(f"{key}_hit_ratio", 1 - disk / max(1, touched),
+               f"{what}: hot Gets' block cache hit ratio", "%")
+    ctx.record(f"{key}_disk_blocks_per_get", disk / len(keys),
+               f"{what}: blocks from disk per hot Get")
+    record_time_per_op(ctx, f"{key}_ms", before, len(keys), f"{what}: makespan per Get")
+
+
+def _lifecycle(ctx, variant, p):
+    """A hot set read warm; then new rows flushed and read, a major compaction (its new file is
+    cold: HBase caches no data on write for a compaction, and evicts the files it replaced),
+    and a move of a region to a new server (its blocks stay on the old one). Time passes
+    between each step and the reads after it, as on a live cluster (a prefetch's delay)."""
+    fam = {"BLOCKSIZE": KiB, **({variant["knob"]: True} if variant["knob"] else {})}
+    rows = ctx.ops // 2
+    table = create_table(ctx, "t", {"d": fam}, split_enabled=False,
+                         split_keys=[b"r%08d" % (rows // 2)])
+    rng = ctx.shared_rng()
+    for i in range(rows):
+        table.put(b"r%08d" % i, {b"d:v": _value(rng, p["value_bytes"])})
+        ctx.tick()
+    settle(ctx, "t")
+    hot = [b"r%08d" % rng.randrange(rows) for _ in range(p["reads"] // 4)]
+    wait = 2 * ctx.config.prefetch_delay_ms
+    for k in hot:
+        table.get(k)  # warm: the hot rows' blocks in the cache
+    _hot_reads(ctx, table, hot, "warm", "warm")
+    fresh = [b"s%08d" % i for i in range(len(hot))]
+    for k in fresh:
+        table.put(k, {b"d:v": _value(rng, p["value_bytes"])})
+        ctx.tick()
+    ctx.admin.flush("t")
+    ctx.clock.advance(wait)
+    _hot_reads(ctx, table, fresh, "flushed", "rows just flushed")
+    ctx.admin.major_compact("t")
+    ctx.clock.advance(wait)
+    _hot_reads(ctx, table, hot, "compacted", "after a major compaction")
+    ctx.cluster.start_region_server()
+    ctx.admin.balance()  # one of the two regions moves to the new, empty server
+    ctx.clock.advance(wait)
+    _hot_reads(ctx, table, hot, "moved", "after a region move")
+
+
+def _fullscan(ctx, variant, p):
+    """A hot set of a fifth of the block cache, read once (a row per block, so each block sits
+    in the SINGLE bucket, as after a restart or a move; a block read twice would be in MULTI,
+    which a scan's blocks do not evict); then a full scan of a table three times the cache,
+    with or without Scan.setCacheBlocks; then the hot set again. The hot rows sit in the
+    middle: over a cache of data is scanned before the scan reaches them and after."""
+    cache = ctx.config.block_cache_size
+    block = 8 * KiB
+    rows = max(ctx.ops // 4, 3 * cache // block)
+    table = create_table(ctx, "t", {"d": {"BLOCKSIZE": block}}, split_enabled=False)
+    rng = ctx.shared_rng()
+    for i in range(rows):
+        table.put(b"r%08d" % i, {b"d:v": _value(rng, block)})  # a cell per block
+        ctx.tick()
+    settle(ctx, "t")
+    _cold(ctx)
+    # every other row: a Get reads its row's block and the next (to see the row end)
+    hot = [b"r%08d" % (rows // 2 + 2 * i) for i in range(cache // 10 // block)]
+    for k in hot:
+        table.get(k)
+    before = ctx.loads()
+    scanned = sum(1 for _ in table.scan(caching=100, cache_blocks=variant["cache_blocks"]))
+    record_time_per_op(ctx, "scan_ms", before, 1, "the full scan: makespan")
+    if scanned != rows:
+        ctx.note(f"the scan returned {scanned} rows of {rows}")
+    _hot_reads(ctx, table, hot, "after_scan", "hot set after the scan")
+
+
 scenario.run(by_test({"cache": _cache, "blocksize": _blocksize, "width": _width,
                       "compression": _compression, "columns": _column_scan, "ops": _ops,
-                      "encoding": _encoding}))
+                      "encoding": _encoding, "lifecycle": _lifecycle, "fullscan": _fullscan}))
 
 
 scenario.claim(
@@ -499,3 +589,30 @@ scenario.claim(
               & (metric("enc_fast_diff", "disk_blocks_per_get")
                  >= 0.9 * metric("enc_none", "disk_blocks_per_get")),
     covers=(17,))
+
+scenario.claim(
+    "a read that misses the block cache costs several times a hit: after a compaction or a "
+    "move the hot rows miss, unless the family prefetches its files on open",
+    seed="002", section="Row Key, Column Family, Column Qualifier, Timestamp, Value",
+    quote="HBase will yield response times on the order of 1ms for a cache hit and 10ms for a "
+          "cache miss",
+    # CACHE_DATA_ON_WRITE warms a flush's file, not a compaction's (HStore.createWriter)
+    criterion=(metric("cold_cache", "compacted_hit_ratio") < 0.6)
+              & (metric("cold_cache", "compacted_ms") > 3 * metric("prefetch_on_open",
+                                                                   "compacted_ms"))
+              & (metric("prefetch_on_open", "compacted_hit_ratio") > 0.95)
+              & (metric("cold_cache", "moved_hit_ratio") < 0.8)
+              & (metric("prefetch_on_open", "moved_hit_ratio") > 0.95)
+              & (metric("cache_on_write", "flushed_hit_ratio")
+                 > metric("cold_cache", "flushed_hit_ratio"))
+              & (metric("cache_on_write", "compacted_hit_ratio") < 0.6))
+
+scenario.claim(
+    "a full scan with cache_blocks=False leaves the hot rows resident in the BlockCache",
+    seed="004", section="Modeling for even distribution of data and load",
+    quote="In HBase, accessing a single narrow row resident in the BlockCache is the fastest "
+          "possible read operation",
+    criterion=(metric("scan_cache_blocks_off", "after_scan_hit_ratio") > 0.95)
+              & (metric("scan_cache_blocks_on", "after_scan_hit_ratio") < 0.9)
+              & (metric("scan_cache_blocks_off", "after_scan_ms")
+                 < metric("scan_cache_blocks_on", "after_scan_ms")))

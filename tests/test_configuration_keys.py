@@ -37,3 +37,41 @@ def test_family_level_comes_before_table_level():
     key = "KeyPrefixRegionSplitPolicy.prefix_length"
     assert lookup(key, {key: "2"}, {key: "9"}) == 2
     assert lookup(key, {}, None, default=7) == 7
+
+
+def test_admin_takes_configuration_and_refuses_an_unread_key_changing_nothing():
+    key = "KeyPrefixRegionSplitPolicy.prefix_length"
+    cluster = hsim.Cluster()
+    cluster.admin.create_table("t", ["f"], configuration={key: 3})
+    assert cluster.admin.describe("t").configuration == {key: "3"}
+    with pytest.raises(InvalidArgumentError, match="hbase.made.up.key"):
+        cluster.admin.alter_table("t", configuration={"hbase.made.up.key": "1"})
+    assert cluster.admin.describe("t").configuration == {key: "3"}
+    cluster.admin.alter_table("t", configuration={})
+    assert cluster.admin.describe("t").configuration == {}
+
+
+def test_configuration_and_cache_settings_survive_a_restart(tmp_path):
+    key = "DelimitedKeyPrefixRegionSplitPolicy.delimiter"
+    family = ColumnFamily(cache_data_on_write=True, prefetch_blocks_on_open=True,
+                          evict_blocks_on_close=True)
+    with hsim.Cluster(data_dir=tmp_path) as cluster:
+        cluster.admin.create_table("t", {"f": family}, configuration={key: "_"})
+        cluster.close()
+    with hsim.Cluster(data_dir=tmp_path) as cluster:
+        desc = cluster.admin.describe("t")
+        assert desc.configuration == {key: "_"}
+        assert desc.families[b"f"] == family
+
+
+def test_docs_list_every_key_hsim_reads():
+    """docs/schema-attributes.md's key table is exactly KEYS (one row each, in name order)."""
+    from pathlib import Path
+
+    from hsim.configuration_keys import KEYS
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "schema-attributes.md").read_text()
+    table = text.split("<!-- configuration keys -->")[1].split("\n## ")[0]
+    rows = [line for line in table.splitlines() if line.startswith("| `")]
+    assert rows == [f"| `{k.name}` | {', '.join(k.scopes)} | {k.what} |"
+                    for k in sorted(KEYS.values(), key=lambda k: k.name)]

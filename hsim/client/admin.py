@@ -98,9 +98,10 @@ class Admin:
                      key_prefix_length: int | None = None,
                      key_prefix_delimiter: bytes | str | None = None,
                      durability: Durability | str | None = None,
-                     values: dict | None = None) -> None:
+                     values: dict | None = None, configuration: dict | None = None) -> None:
         """families: a list of names, or a dict name -> ColumnFamily | option dict | None.
-        `values`: the descriptor's other attributes (OWNER, METADATA entries, ...), str -> str.
+        `values`: the descriptor's other attributes (OWNER, METADATA entries, ...), str -> str;
+        `configuration`: CONFIGURATION entries hsim reads (hsim.configuration_keys).
         Pre-split with `split_keys`, `presplit=` an algorithm (HexStringSplit(n), ...), or
         `start_key=, end_key=, num_regions=` as Admin.createTable(desc, start, end, n)."""
         name = v.table_name(name)
@@ -117,7 +118,8 @@ class Admin:
             max_filesize=max_filesize, memstore_flush_size=memstore_flush_size,
             split_policy=split_policy, split_enabled=split_enabled,
             key_prefix_length=key_prefix_length, key_prefix_delimiter=key_prefix_delimiter,
-            durability=durability, values={} if values is None else values))
+            durability=durability, values={} if values is None else values,
+            configuration={} if configuration is None else configuration))
         desc = TableDescriptor(name=name, families=dict(pairs), **attrs)
         keys = self._split_keys(split_keys, presplit, start_key, end_key, num_regions)
         with self.cluster.lock:
@@ -267,9 +269,16 @@ class Admin:
 
     def alter_table(self, name: str | bytes, **attributes: Any) -> None:
         """Table attributes: max_filesize, memstore_flush_size, split_policy, split_enabled,
-        durability, key_prefix_length, key_prefix_delimiter, values (replaces the values map)."""
+        durability, key_prefix_length, key_prefix_delimiter, values (replaces the values map),
+        configuration (replaces the CONFIGURATION entries)."""
         meta.refuse(_name(name))
         checked = v.table_attributes(attributes)  # all checked before any is set
+        if "values" in checked:
+            from hsim import descriptor_attributes
+
+            for k, value in checked["values"].items():
+                if descriptor_attributes.known(k, "table"):
+                    descriptor_attributes.check(k, value, "table")
         with self.cluster.lock:
             desc = self.master.table_state(_name(name)).descriptor
             for k, value in checked.items():

@@ -69,7 +69,13 @@ class Cluster:
         """The time of the request starting now (call with the lock held): the clock moves
         once per request, unless this call is part of an enclosing request() (one Thrift call
         that runs several Table calls is still one RPC)."""
-        return self.clock.now() if self._request_depth else self.clock.tick()
+        if self._request_depth:
+            return self.clock.now()
+        now = self.clock.tick()
+        for srv in self.master.servers:  # prefetches whose delay has passed (PrefetchExecutor)
+            if srv.block_cache.prefetches:
+                srv.block_cache.prefetches.run_due(now)
+        return now
 
     def request(self) -> ContextManager[None]:
         """`with cluster.request():` one client request (a Thrift call, a shell statement):

@@ -60,8 +60,12 @@ def column_list(columns) -> list:
                     f"{type(columns).__name__}")
 
 
-def queries(families: dict, columns, max_versions, tr, raw: bool, has_filter: bool) -> dict:
-    """family -> ScanQuery for every family the request reads, in family order."""
+def queries(families: dict, columns, max_versions, tr, raw: bool, has_filter: bool,
+            cache_blocks: bool = True) -> dict:
+    """family -> ScanQuery for every family the request reads, in family order.
+    `cache_blocks`: Scan/Get.setCacheBlocks (False: the data blocks read are not cached)."""
+    if type(cache_blocks) is not bool:
+        raise InvalidArgumentError(f"cache_blocks must be a bool, not {cache_blocks!r}")
     if max_versions is None:
         max_versions = 1
     if not isinstance(max_versions, int) or isinstance(max_versions, bool):
@@ -94,7 +98,7 @@ def queries(families: dict, columns, max_versions, tr, raw: bool, has_filter: bo
         qs = wanted[fam]
         out[fam] = ScanQuery(time_range=tr, max_versions=max_versions,
                              columns=None if qs is None else frozenset(qs), raw=raw,
-                             has_filter=has_filter)
+                             has_filter=has_filter, cache_blocks=cache_blocks)
     return out
 
 

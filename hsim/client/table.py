@@ -342,11 +342,13 @@ class Table:
             max_versions: int | None = None, time_range: tuple[int, int] | None = None,
             timestamp: int | None = None, raw: bool = False, filter: Filter | str | None = None,
             max_results_per_family: int | None = None,
-            row_offset_per_family: int | None = None) -> list:
-        """The row's cells in HBase order (families, qualifiers, newest version first)."""
+            row_offset_per_family: int | None = None, cache_blocks: bool = True) -> list:
+        """The row's cells in HBase order (families, qualifiers, newest version first).
+        `cache_blocks=False` (Get.setCacheBlocks): data blocks it reads from files are not
+        added to the block cache; blocks already there still hit."""
         row = v.row(row)
         rq.time_range(time_range, timestamp)  # Get's own checks, before the request is sent
-        rq.queries({}, None, max_versions, None, raw, False)
+        rq.queries({}, None, max_versions, None, raw, False, cache_blocks)
         for col in rq.column_list(columns):
             rq.split_column(col, require_qualifier=False)
         so.check_per_family(max_results_per_family, row_offset_per_family)
@@ -354,17 +356,19 @@ class Table:
         with self.cluster.lock:
             return self._get(row, columns, max_versions, time_range, timestamp, raw, filter,
                              now=self.cluster.tick(),
-                             limits=so.limits(max_results_per_family, row_offset_per_family))
+                             limits=so.limits(max_results_per_family, row_offset_per_family),
+                             cache_blocks=cache_blocks)
 
     def _get(self, row, columns, max_versions, time_range, timestamp, raw, filt, io=None,
-             now=None, limits=None):
+             now=None, limits=None, cache_blocks=True):
         """`now`: the request's time; None for a look that is no request (explain)."""
         from hsim.regions.region import check_row
 
         check_row(row)
         filt = _filter(filt, self.cluster.seed)
         tr = rq.time_range(time_range, timestamp)
-        queries = rq.queries(self._families(), columns, max_versions, tr, raw, filt is not None)
+        queries = rq.queries(self._families(), columns, max_versions, tr, raw, filt is not None,
+                             cache_blocks)
         region = self._region(row)
         if now is None:
             now = self.cluster.clock.now()
@@ -386,7 +390,7 @@ class Table:
              caching: int = 1000, batch: int | None = None,
              max_results_per_family: int | None = None,
              row_offset_per_family: int | None = None, lazy: bool = False,
-             scan_metrics: bool = False) -> Iterator[list[Cell]]:
+             scan_metrics: bool = False, cache_blocks: bool = True) -> Iterator[list[Cell]]:
         """Rows as lists of cells, region by region (descending rows when reversed). The start
         row is inclusive, the stop row exclusive; `row_prefix` sets both. `batch` returns a
         wide row as consecutive lists of at most that many cells (`limit` counts rows).
@@ -394,7 +398,9 @@ class Table:
         is taken then); `lazy=True` reads it with the first row asked for, as HBase 2's
         ClientScanner does (the Thrift server's scanners: an open scanner holds no rows).
         `scan_metrics` (Scan.setScanMetricsEnabled): the rows come in a ResultScanner whose
-        `.scan_metrics` is HBase's ScanMetrics map (docs/metrics.md)."""
+        `.scan_metrics` is HBase's ScanMetrics map (docs/metrics.md). `cache_blocks=False`
+        (Scan.setCacheBlocks, what a full scan sets so as not to churn the block cache): data
+        blocks read from files are not added to the cache; blocks already there still hit."""
         start = None if start_row in (None, b"", "") else v.to_bytes(start_row, "start_row")
         stop = None if stop_row in (None, b"", "") else v.to_bytes(stop_row, "stop_row")
         prefix = None
@@ -419,7 +425,7 @@ class Table:
         metrics = ScanMetrics() if scan_metrics else None
         with self.cluster.lock:
             queries = rq.queries(self._families(), columns, max_versions, tr, raw,
-                                 filt is not None)
+                                 filt is not None, cache_blocks)
             cs = ClientScanner(self, start, stop, reversed, queries, filt, max_versions or 1,
                                caching, fresh_filter,
                                so.limits(max_results_per_family, row_offset_per_family),

@@ -191,7 +191,8 @@ def unique_families(names: list) -> None:
 
 # --- table attributes (TableDescriptorChecker) --------------------------------------------------
 TABLE_ATTRIBUTES = ("durability", "max_filesize", "memstore_flush_size", "split_policy",
-                    "split_enabled", "key_prefix_length", "key_prefix_delimiter", "values")
+                    "split_enabled", "key_prefix_length", "key_prefix_delimiter", "values",
+                    "configuration")
 
 
 def table_attributes(attrs: dict) -> dict:
@@ -227,6 +228,10 @@ def table_attributes(attrs: dict) -> dict:
                                                   for x in kv):
                 raise type_error(k, "a dict of str to str", v)
             out[k] = dict(v)
+        elif k == "configuration":
+            from hsim.configuration_keys import TABLE, validate
+
+            out[k] = validate(v, TABLE)
         else:
             out[k] = to_bytes(v, k)
     return out

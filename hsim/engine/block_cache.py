@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
+from hsim.engine.prefetch import PrefetchExecutor
+
 SINGLE, MULTI, MEMORY = 0, 1, 2
 PRIORITY_NAMES = ("single", "multi", "memory")
 
@@ -46,6 +48,7 @@ class BlockCache:
         self.misses = 0
         self.evictions = 0  # blocks evicted
         self.eviction_runs = 0
+        self.prefetches = PrefetchExecutor()  # files opened with prefetch-on-open, not yet read
 
     def problems(self) -> list[str]:
         """What does not add up in the cache's own bookkeeping (for Cluster.check_invariants)."""

@@ -79,8 +79,7 @@ class HFileReader:
         self.family = family
         self.config = config
         self.size = len(data)
-        self._cache = block_cache
-        self._data_cache = block_cache if family.block_cache else None
+        self.block_cache = block_cache
         self._in_memory = family.in_memory
         t = self.trailer = FixedFileTrailer.from_file(data)
         self.compression = ALGORITHM_NAMES[t.compression_codec]
@@ -89,6 +88,16 @@ class HFileReader:
         self.index_levels = t.num_data_index_levels
         self._walk_blocks()
         self._load_on_open()
+
+    @property
+    def block_cache(self):
+        return self._cache
+
+    @block_cache.setter
+    def block_cache(self, cache) -> None:
+        """The cache of the server the file's region is open on (set again when it moves)."""
+        self._cache = cache
+        self._data_cache = cache if self.family.block_cache else None
 
     # --- load-on-open ---------------------------------------------------------------------------
 
@@ -184,18 +193,51 @@ class HFileReader:
                 io.cache_hits += 1
                 return value
             io.cache_misses += 1
+        value = self._load_data(i)
+        io.blocks_read += 1
+        io.bytes_read += self._on_disk[i]
+        if cache is not None and io.cache_blocks:  # Scan/Get.setCacheBlocks(false): not added
+            cache.put(key, value, HEADER_SIZE + self._uncompressed[i], self._in_memory)
+        return value
+
+    def _load_data(self, i: int):
+        """Data block i read from the file: its cells, or a SeekableBlock."""
         _, body = read_block(self.data, self._offsets[i], self._decompress)
         offsets = self._cell_offsets.get(self._offsets[i])
         if offsets is not None:
-            value = SeekableBlock(body, offsets, self.include_tags, self.include_mvcc)
-        else:
-            encoder = self._encoder
-            value = encoder.block(encoder.payload(body), self.include_tags, self.include_mvcc)
-        io.blocks_read += 1
-        io.bytes_read += self._on_disk[i]
-        if cache is not None:
-            cache.put(key, value, HEADER_SIZE + self._uncompressed[i], self._in_memory)
-        return value
+            return SeekableBlock(body, offsets, self.include_tags, self.include_mvcc)
+        encoder = self._encoder
+        return encoder.block(encoder.payload(body), self.include_tags, self.include_mvcc)
+
+    def warm(self, data: bool, index: bool, blooms: bool) -> None:
+        """Put this file's blocks of the kinds asked for in the cache, counting no hit, miss or
+        read: cache-on-write (HFileWriterImpl.doCacheOnWrite, as the writer finishes each
+        block) and prefetch-on-open (HFilePreadReader's prefetch task, which reads with
+        updateCacheMetrics off). Index means the leaf and intermediate blocks (the root is
+        held by the reader); blooms, the general and delete-family bloom chunks."""
+        cache = self._cache
+        if cache is None:
+            return
+        if data:
+            for i, off in enumerate(self._offsets):
+                if (self.name, off) not in cache:
+                    cache.put((self.name, off), self._load_data(i),
+                              HEADER_SIZE + self._uncompressed[i], self._in_memory)
+        if index:
+            for off, magic, _size, _body in self._headers:
+                if magic in (blk.LEAF_INDEX, blk.INTERMEDIATE_INDEX):
+                    self._put_block(off, parse_non_root)
+        if blooms:
+            for bloom in (self.bloom, self.delete_family_bloom):
+                for i in range(len(bloom.offsets) if bloom is not None else 0):
+                    self._put_block(bloom.offsets[i], bloom.chunk_filter)
+
+    def _put_block(self, offset: int, decode) -> None:
+        """An index or bloom block into the cache, decoded as a read would (no counters)."""
+        if (self.name, offset) not in self._cache:
+            _, body = read_block(self.data, offset, self._decompress)
+            self._cache.put((self.name, offset), decode(body), HEADER_SIZE + len(body),
+                            self._in_memory)
 
     def _data_block(self, i: int, io) -> list:
         value = self._fetch_block(i, io)

@@ -62,6 +62,7 @@ class ScanQuery:
     columns: frozenset | None = None  # qualifiers of this family, None = all
     raw: bool = False
     has_filter: bool = False  # a filter runs after the matcher (versions cap = family VERSIONS)
+    cache_blocks: bool = True  # Scan/Get.setCacheBlocks: False adds no data block it reads
 
 
 def oldest_unexpired(ttl_ms: int | None, now: int) -> int:

@@ -13,7 +13,7 @@ from collections import Counter
 import hashlib
 
 from hsim.configuration_keys import configured
-from hsim.engine import scanner
+from hsim.engine import scanner, store_cache
 from hsim.engine.compaction_policies import policy_for
 from hsim.engine.off_peak_hours import OffPeakHours
 from hsim.engine.compactor import Compactor
@@ -25,7 +25,7 @@ from hsim.engine.store_file import StoreFile
 from hsim.errors import DiskIOError, DroppedSnapshotError
 from hsim.engine.store_file_scanner import RowCursor
 from hsim.engine.store_scanner import read_row
-from hsim.metrics import IOCounters
+from hsim.metrics import IOCounters, UncachedReads
 
 _NEG_INF = -(1 << 63)
 
@@ -132,6 +132,8 @@ class Store:
         the store feeds the run what the matcher returns, stops or seeks as it answers, and
         returns []; a row read whole is returned, for the caller to filter."""
         trace = self.trace
+        if not query.cache_blocks:
+            io = UncachedReads(io)
         tr_min, tr_max = query.time_range
         use_memstore = self._memstore_passes(tr_min, tr_max)
         cells = self.memstore.row_cells(row) if use_memstore else []
@@ -149,7 +151,7 @@ class Store:
         raw = query.raw  # raw Gets read their rows whole
         cursors = None  # the files whose row goes on past the block their seek landed on
         for sf in self.files:
-            fio = io if trace is None else _traced(trace, self.name, sf)
+            fio = io if trace is None else _traced(trace, self.name, sf, io)
             if not sf.in_row_range(row):
                 fio.files_skipped_key_range += 1
                 continue
@@ -214,6 +216,8 @@ class Store:
         again further on (a filter's seek hint) reseeks each file instead of seeking anew, and
         the files it skipped are counted once."""
         tr_min, tr_max = query.time_range
+        if not query.cache_blocks:
+            io = UncachedReads(io)
         cutoff = self._expired_cutoff(now, query.raw)
         use_memstore = self._memstore_passes(tr_min, tr_max)
         if reversed:
@@ -227,7 +231,7 @@ class Store:
         reseek = cursors is not None and None in cursors  # reopened: skips counted then
         chosen = []
         for sf in self.files if files is None else files:
-            fio = io if trace is None else _traced(trace, self.name, sf)
+            fio = io if trace is None else _traced(trace, self.name, sf, io)
             if not sf.overlaps(lo, None if hi is None else hi + (b"\x00" if reversed else b"")):
                 fio.files_skipped_key_range += not reseek
             elif not sf.passes_time_range(tr_min, tr_max, cutoff):
@@ -301,6 +305,7 @@ class Store:
                     f"write its file, the MemStore is kept and the flush retried: {e}"
                 ) from None
         self._add_file(sf)
+        store_cache.written(self, sf, now, compaction=False)
         c.bytes_flushed += sf.size
         ms.clear_snapshot()
         c.flushes += 1
@@ -389,6 +394,7 @@ class Store:
         for sf in written:
             c.compaction_bytes_written += sf.size
             self._add_file(sf)
+            store_cache.written(self, sf, now, compaction=True)
         return written[-1] if written else None
 
     def _drop_expired_files(self, now: int) -> None:
@@ -483,6 +489,7 @@ class Store:
 
     def _evict(self, sf: StoreFile) -> None:
         if self.block_cache is not None and not sf.is_reference:
+            self.block_cache.prefetches.cancel(sf.reader.name)
             self.block_cache.evict_file(sf.reader.name)
 
     def _tally_dropped(self, dropped: dict) -> None:
@@ -502,12 +509,12 @@ def _as_of(rows, neg_read_point: int):
 
 
 # --- tracing for `explain` (hsim.inspect) ---------------------------------------------------------
-def _traced(trace: list, family: bytes, sf: StoreFile) -> IOCounters:
+def _traced(trace: list, family: bytes, sf: StoreFile, io) -> IOCounters:
     """A file's own counters for a traced read, recorded as ("file", family, name, counters) so
     the caller sees what each file cost; the read adds them to its `io` when it is done."""
     fio = IOCounters()
     trace.append(("file", family, sf.name, fio))
-    return fio
+    return fio if io.cache_blocks else UncachedReads(fio)
 
 
 def _add_traced(trace: list, mark: int, io: IOCounters) -> None:

@@ -13,6 +13,8 @@ hsim.configuration_keys.FLUSH_POLICY_CLASSES, one line each beside one line in P
 
 from __future__ import annotations
 
+from hsim.configuration_keys import FLUSH_POLICY_CLASSES
+
 
 def lower_bound(flush_size: int, num_families: int, config) -> int:
     return max(flush_size // num_families, config.flush_lower_bound_min)
@@ -37,6 +39,10 @@ class FlushAllLargeStoresPolicy:
 POLICIES = {"large_stores": FlushAllLargeStoresPolicy, "all_stores": FlushAllStoresPolicy}
 
 
-def stores_to_flush(stores: list, flush_size: int, config) -> list:
-    """The stores the flush policy `config.flush_policy` names picks."""
-    return POLICIES[config.flush_policy].select(stores, flush_size, config)
+def stores_to_flush(stores: list, flush_size: int, config, table_policy: str | None = None
+                    ) -> list:
+    """The stores the flush policy picks: the table attribute FLUSH_POLICY (a class name) when
+    set, else `config.flush_policy` (FlushPolicyFactory.getFlushPolicyClass: the descriptor's,
+    then the region's configuration)."""
+    policy = FLUSH_POLICY_CLASSES[table_policy] if table_policy else config.flush_policy
+    return POLICIES[policy].select(stores, flush_size, config)

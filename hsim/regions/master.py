@@ -16,6 +16,7 @@ from hsim.errors import (
     TableNotFoundError,
     UnknownRegionError,
 )
+from hsim.engine import store_cache
 from hsim.metrics import ClusterMetrics, RegionMetrics, ServerMetrics, StoreMetrics
 from hsim.regions import meta
 from hsim.regions.table_state import TableState
@@ -142,6 +143,8 @@ class Master:
         st.state_time = now
         for r in st.locator.regions:  # a region flushes its memstore when it closes
             r.flush(now, force_all=True)
+            for s in r.stores.values():
+                store_cache.closed(s)
         st.enabled = False
 
     def enable_table(self, name: str) -> None:
@@ -152,6 +155,8 @@ class Master:
         st.state_time = self.clock.now()
         for r in st.locator.regions:  # enabling reopens the regions where they were
             r.opened_at = st.state_time
+            for s in r.stores.values():
+                store_cache.opened(s, st.state_time)
 
     def truncate_table(self, name: str, preserve_splits: bool = True) -> None:
         meta.refuse(name)
@@ -270,6 +275,8 @@ class Master:
         region.splitting = True
         a, b = region.daughters(split_row, now)
         server.close_region(region, retire=True)
+        for s in region.stores.values():  # the parent's files close (HStore.close)
+            store_cache.closed(s)
         server.open_region(a)
         server.open_region(b)
         regions = [r for r in st.locator.regions if r is not region] + [a, b]
@@ -330,9 +337,8 @@ class Master:
         except DiskIOError:  # the disk refused the flush: the move is abandoned, region stays
             src.open_region(region)
             raise
-        for s in region.stores.values():
-            for sf in s.files:
-                src.block_cache.evict_file(sf.reader.name)
+        for s in region.stores.values():  # evicted only with evict-on-close (HStore.close)
+            store_cache.closed(s)
         dst.open_region(region)
         self.moves += 1
 

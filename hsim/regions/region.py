@@ -271,8 +271,8 @@ class Region(RegionReads):
         refuses (DroppedSnapshotError) keeps its MemStore; the stores flushed before it stay
         flushed, and the error is raised once their compaction checks ran."""
         stores = list(self.stores.values())
-        chosen = stores if force_all else flush_policy.stores_to_flush(stores, self.flush_size,
-                                                                      self.settings)
+        chosen = stores if force_all else flush_policy.stores_to_flush(
+            stores, self.flush_size, self.settings, self.table.values.get("FLUSH_POLICY"))
         flushed = []
         requests = self._request_log()
         if requests is not None:

@@ -3,6 +3,7 @@ MemStore accounting, and counts requests. Splits it decides on are carried out b
 
 from __future__ import annotations
 
+from hsim.engine import store_cache
 from hsim.filters import regex_budget
 from hsim.regions import atomic
 from hsim.regions.scan_metrics import ScanMetrics
@@ -54,6 +55,8 @@ class RegionServer:
         region.opened_at = self.master.clock.now()  # hbase:meta's location timestamps
         region.open_seq_num = region.seq_id + 1  # seqnumDuringOpen
         region.set_block_cache(self.block_cache)
+        for store in region.stores.values():  # prefetch-on-open (hsim.engine.store_cache)
+            store_cache.opened(store, region.opened_at)
         self.regions[region.encoded_name] = region
         self.memstore_heap += region.memstore_heap
 

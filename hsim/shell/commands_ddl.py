@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import re
 
+from hsim import descriptor_attributes
 from hsim.bytes import to_bytes_binary
 from hsim.errors import DoNotRetryError, HsimError, InvalidArgumentError
 from hsim.keep_deleted_cells import KeepDeletedCells
 from hsim.schema import DATA_BLOCK_ENCODINGS, ColumnFamily
 from hsim.shell.args import (java_bool, java_int, name_text, ruby_class, ttl_seconds)
+from hsim.shell.descriptor_text import family_text
 from hsim.shell.formatter import human_bytes, human_ttl
 from hsim.shell.parser import ruby_inspect, to_bytes, to_text
 from hsim.shell.registry import ShellArgumentError, command
@@ -22,14 +24,14 @@ _FAMILY_OPTIONS = {
     "KEEP_DELETED_CELLS": "keep_deleted_cells", "BLOOMFILTER": "bloom_filter",
     "BLOCKSIZE": "block_size", "COMPRESSION": "compression", "IN_MEMORY": "in_memory",
     "BLOCKCACHE": "block_cache", "DATA_BLOCK_ENCODING": "data_block_encoding",
+    "CACHE_DATA_ON_WRITE": "cache_data_on_write",
+    "CACHE_INDEX_ON_WRITE": "cache_index_on_write",
+    "CACHE_BLOOMS_ON_WRITE": "cache_blooms_on_write",
+    "PREFETCH_BLOCKS_ON_OPEN": "prefetch_blocks_on_open",
+    "EVICT_BLOCKS_ON_CLOSE": "evict_blocks_on_close", "CONFIGURATION": "configuration",
 }
-# Options HBase knows that change nothing hsim models: accepted and not kept.
-_FAMILY_IGNORED = {
-    "REPLICATION_SCOPE", "CACHE_DATA_ON_WRITE", "CACHE_INDEX_ON_WRITE",
-    "CACHE_BLOOMS_ON_WRITE", "EVICT_BLOCKS_ON_CLOSE", "PREFETCH_BLOCKS_ON_OPEN",
-    "COMPRESS_TAGS", "DFS_REPLICATION", "CONFIGURATION", "METADATA", "STORAGE_POLICY",
-    "IN_MEMORY_COMPACTION", "NEW_VERSION_BEHAVIOR",
-}
+# The other attributes HBase defines: refused unless at hsim's own value
+# (hsim.descriptor_attributes).
 _BLOOM_TYPES = ("NONE", "ROW", "ROWCOL", "ROWPREFIX_FIXED_LENGTH")
 _COMPRESSIONS = ("GZ", "NONE", "SNAPPY", "LZ4", "ZSTD")
 
@@ -49,7 +51,8 @@ def family_from_hash(arg: dict, current: ColumnFamily | None, out) -> tuple[byte
     opts = (current or ColumnFamily()).to_dict()
     for k, v in arg.items():
         key = _key(k)
-        if key in _FAMILY_IGNORED:
+        if descriptor_attributes.known(key, "family"):
+            descriptor_attributes.check(key, _attribute_text(v), "family")
             continue
         field = _FAMILY_OPTIONS.get(key)
         if field is None:
@@ -59,7 +62,10 @@ def family_from_hash(arg: dict, current: ColumnFamily | None, out) -> tuple[byte
             v = java_int(v)
         elif field == "ttl":
             v = ttl_seconds(v)
-        elif field in ("in_memory", "block_cache"):
+        elif field == "configuration":
+            v = _family_configuration(opts["configuration"], v)
+        elif field in ("in_memory", "block_cache") or field.startswith(("cache_", "prefetch_",
+                                                                            "evict_")):
             v = java_bool(v)
         elif field == "keep_deleted_cells":
             s = ("true" if v else "false") if isinstance(v, bool) else to_text(str(v))
@@ -87,6 +93,28 @@ def family_from_hash(arg: dict, current: ColumnFamily | None, out) -> tuple[byte
     return fam, ColumnFamily(**opts)
 
 
+def _attribute_text(v) -> str:
+    """An attribute's value as the descriptor stores it (text; booleans as true/false)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return to_text(v) if isinstance(v, str) else str(v)
+
+
+def _family_configuration(current: dict, value) -> dict:
+    """admin.rb set_descriptor_config: each entry set on the family's configuration (an empty
+    value removes it); the keys are checked when the ColumnFamily is built."""
+    if not isinstance(value, dict):
+        raise ShellArgumentError("CONFIGURATION must be a Hash type")
+    out = dict(current)
+    for k, v in value.items():
+        text = _attribute_text(v)
+        if text == "":
+            out.pop(_key(k), None)
+        else:
+            out[_key(k)] = text
+    return out
+
+
 def family_description(name: bytes, cf: ColumnFamily) -> str:
     """ColumnFamilyDescriptor#toString as HBase 2.5 prints it in `describe`."""
     kdc = cf.keep_deleted_cells.value
@@ -98,8 +126,10 @@ def family_description(name: bytes, cf: ColumnFamily) -> str:
         ("IN_MEMORY", str(cf.in_memory).lower()), ("COMPRESSION", cf.compression),
         ("BLOCKCACHE", str(cf.block_cache).lower()), ("BLOCKSIZE", human_bytes(cf.block_size)),
     ]
-    body = ", ".join(f"{k} => '{v}'" for k, v in values)
-    return f"{{NAME => '{name.decode('utf-8', 'replace')}', {body}}}"
+    # the cache settings are no reserved keys: set, they print under METADATA
+    metadata = {shell: "true" for shell, field in _FAMILY_OPTIONS.items()
+                if field.startswith(("cache_", "prefetch_", "evict_")) and getattr(cf, field)}
+    return family_text(values, metadata, cf.configuration, name.decode("utf-8", "replace"))
 
 
 def _split_algorithm(name: str):

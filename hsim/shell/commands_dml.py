@@ -317,7 +317,16 @@ def scan_request(args: dict) -> tuple[dict, object, dict]:
         kw["caching"] = cache
     if truthy(a.get("ALL_METRICS")) or a.get("METRICS") is not None:
         kw["scan_metrics"] = True  # Scan.setScanMetricsEnabled
+    if a.get("CACHE_BLOCKS") is not None:  # Scan.setCacheBlocks (true unless given)
+        kw["cache_blocks"] = _cache_blocks(a["CACHE_BLOCKS"])
     return kw, maxlength, converters
+
+
+def _cache_blocks(v) -> bool:
+    """Scan.setCacheBlocks(boolean): JRuby passes true or false, nothing else."""
+    if not isinstance(v, bool):
+        raise ShellArgumentError(f"CACHE_BLOCKS must be true or false, not {ruby_inspect(v)}")
+    return v
 
 
 # --- count ----------------------------------------------------------------------------------------
@@ -337,8 +346,10 @@ def count(sh, table, params=None):
         params = {"INTERVAL": params}
     params = {"INTERVAL": 1000, "CACHE": 10, **(params or {})}
     interval = java_int(params.pop("INTERVAL"))
-    params.pop("CACHE_BLOCKS", None)
+    # count.rb: CACHE_BLOCKS => false unless given (a count reads every block once)
+    cache_blocks = _cache_blocks(params.pop("CACHE_BLOCKS", False))
     kw, _, _ = scan_request(params)
+    kw["cache_blocks"] = cache_blocks
     sh.fmt.header()
     n = 0
     for cells in t.scan(**kw):

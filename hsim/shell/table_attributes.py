@@ -1,17 +1,21 @@
 """Table attributes in `create` and `alter` and how `describe` shows them (hbase-shell
 hbase/admin.rb update_tdb_from_arg, TableDescriptorBuilder#getValues).
 
-hsim models MAX_FILESIZE, MEMSTORE_FLUSHSIZE, SPLIT_POLICY, SPLIT_ENABLED, DURABILITY and,
-through METADATA or CONFIGURATION, KeyPrefixRegionSplitPolicy.prefix_length and
-DelimitedKeyPrefixRegionSplitPolicy.delimiter. The other attributes are kept in the
-descriptor's values map and shown as HBase shows them: OWNER, METADATA entries and the
-attributes whose effect a one-replica, normalizer-less cluster does not see are kept
-quietly; those HBase acts on and hsim does not (COMPACTION_ENABLED, FLUSH_POLICY, READONLY,
-REGION_REPLICATION, CONFIGURATION entries) are kept with a line saying so.
+hsim models MAX_FILESIZE, MEMSTORE_FLUSHSIZE, SPLIT_POLICY, SPLIT_ENABLED, DURABILITY and the
+CONFIGURATION keys of hsim.configuration_keys (the split policies' prefix length and
+delimiter, also as METADATA, HBase's region configuration holding the table's values). The
+other attributes are kept in the descriptor's values map and shown as HBase shows them: OWNER,
+METADATA entries and the attributes whose effect a one-replica cluster does not see; those
+HBase acts on and hsim does not are refused unless set to hsim's own value
+(hsim.descriptor_attributes: COMPACTION_ENABLED, READONLY, REGION_REPLICATION, FLUSH_POLICY),
+and so is a CONFIGURATION key hsim does not read. Table CONFIGURATION entries are values in
+HBase 2 (admin.rb set_descriptor_config), so `describe` shows them under METADATA.
 """
 
 from __future__ import annotations
 
+from hsim import descriptor_attributes
+from hsim.configuration_keys import KEYS, TABLE, validate
 from hsim.shell.args import java_bool, java_int
 from hsim.shell.formatter import human_bytes
 from hsim.shell.parser import to_text
@@ -57,6 +61,7 @@ class TableAttributes:
                        for f in (*MODELLED.values(), *MODELLED_VALUES.values())}
         self.fields["split_enabled"] = True if desc is None else desc.split_enabled
         self.values = dict(desc.values) if desc is not None else {}
+        self.configuration = dict(desc.configuration) if desc is not None else {}
 
     def take(self, arg: dict, out) -> None:
         """Apply and remove from `arg` every table attribute it holds."""
@@ -65,10 +70,13 @@ class TableAttributes:
             if key in MODELLED:
                 self.fields[MODELLED[key]] = _modelled_value(MODELLED[key], arg.pop(k))
             elif key in KEPT:
-                kind, unmodelled = KEPT[key]
-                self.values[key] = _kept_value(kind, arg.pop(k))
-                if unmodelled:
-                    out.line(f"{key} is kept and shown; hsim does not model it")
+                kind, _ = KEPT[key]
+                value = _kept_value(kind, arg.pop(k))
+                if descriptor_attributes.known(key, TABLE):
+                    descriptor_attributes.check(key, value, TABLE)
+                self.values[key] = value
+            elif descriptor_attributes.known(key, TABLE):
+                descriptor_attributes.check(key, arg.pop(k), TABLE)
             elif key in ("METADATA", "CONFIGURATION"):
                 self._map(key, arg.pop(k), out)
 
@@ -81,16 +89,17 @@ class TableAttributes:
             key, text = _key(k), to_text(ruby_to_s(v))
             if text == "":  # an empty value removes the entry
                 self.values.pop(key, None)
+                self.configuration.pop(key, None)
                 if key in MODELLED_VALUES:
                     self.fields[MODELLED_VALUES[key]] = None
                 continue
+            if which == "CONFIGURATION" or key in KEYS:
+                self.configuration.update(validate({key: text}, TABLE))  # or refused
             if key in MODELLED_VALUES:
                 field = MODELLED_VALUES[key]
                 self.fields[field] = java_int(text) if field == "key_prefix_length" else text
-            elif which == "CONFIGURATION":
-                out.line(f"CONFIGURATION {key} is kept and shown; hsim does not model "
-                         "per-table configuration")
-            self.values[key] = text
+            if key not in self.configuration:
+                self.values[key] = text
 
     def unset(self, name) -> None:
         """`METHOD => 'table_att_unset', NAME => ...`: Could not find attribute otherwise."""
@@ -100,6 +109,9 @@ class TableAttributes:
         if field is not None and self.fields[field] != default:
             self.fields[field] = default
             self.values.pop(key, None)
+            self.configuration.pop(key, None)
+        elif key in self.configuration:
+            del self.configuration[key]
         elif key in self.values:
             del self.values[key]
         else:
@@ -107,12 +119,13 @@ class TableAttributes:
 
     def unset_configuration(self, name) -> None:
         key = _key(name)
-        if key not in self.values:
+        if key not in self.values and key not in self.configuration:
             raise ShellArgumentError(f"Could not find configuration: {key}")
         self.unset(key)
 
     def kwargs(self) -> dict:
-        return {**self.fields, "values": dict(self.values)}
+        return {**self.fields, "values": dict(self.values),
+                "configuration": dict(self.configuration)}
 
 
 def _modelled_value(field: str, v):
@@ -139,7 +152,7 @@ def describe_attributes(desc) -> str:
     Reserved keys by name, then every other value under METADATA, each set in key order."""
     from hsim.regions.meta import is_meta
 
-    values = dict(desc.values)
+    values = {**desc.values, **desc.configuration}  # HBase 2 keeps both as values
     if is_meta(desc.name):
         values["IS_META"] = "true"  # printed only when true
     if desc.durability:

@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # it or a package holding it; "hsim" is the package's front door (hsim/__init__.py) only.
 LAYERS = [
     ("core", ["hsim.bytes", "hsim.cell", "hsim.clock", "hsim.config", "hsim.configuration_keys",
-              "hsim.durability",
+              "hsim.descriptor_attributes", "hsim.durability",
               "hsim.errors", "hsim.keep_deleted_cells", "hsim.metrics", "hsim.presplit",
               "hsim.protobuf", "hsim.rowrange", "hsim.schema", "hsim.suggest", "hsim.version"]),
     ("filters", ["hsim.filters"]),
