@@ -109,7 +109,8 @@ def run_scenario(target: str | Scenario, *, ops: int | str | None = None, seed: 
     the scenario's key parameter values at each of the five (sensitivity.grid), and at the
     small size with the run's seed (the size control); "off" skips both. `jobs` > 1 runs the
     variants and the re-runs in that many processes (hsim.scenario.parallel), or on
-    `workers` when given; the report is the same. A Scenario not loaded from a file, or a run that records, runs here."""
+    `workers` when given; the report is the same. A Scenario not loaded from a file, or a run
+    that records, runs here."""
     if sensitivity not in SENSITIVITY:
         raise UsageError(f"--sensitivity {sensitivity!r}: one of {', '.join(SENSITIVITY)}")
     jobs = check_jobs(jobs)

@@ -95,8 +95,8 @@ def grid_entries(base: dict, others: list[dict], size_control: dict | None = Non
     for p in others:
         changed = sorted(k for k in p["params"] if p["params"][k] != base["params"].get(k))
         for i, (verdict, reads) in enumerate(p["claims"]):
-            _, base_reads = base["claims"][i]
-            if any(k not in base_reads for k in changed):
+            read = set(reads) | set(base["claims"][i][1])
+            if any(k not in read for k in changed):
                 continue  # a parameter none of the claim's variants read: the same run
             if not changed and p["seed"] == base["seed"]:
                 continue
