@@ -179,8 +179,9 @@ def _blocksize(ctx, variant, p):
 
 def _width(ctx, variant, p):
     """The same items per user, as a row per item or a column per item; reads of one item and
-    of one user's items."""
-    table = create_table(ctx, "t", ["d"], split_enabled=False)
+    of one user's items. BLOCKSIZE 8 KiB, so the wide row spans many blocks (at 64 KiB it
+    would take eight times the columns), as the wide rows the seeds mean do."""
+    table = create_table(ctx, "t", {"d": {"BLOCKSIZE": 8 * KiB}}, split_enabled=False)
     rng = ctx.shared_rng()
     cols = p["columns"]
     users = max(2, ctx.ops // cols)

@@ -241,7 +241,7 @@ def _check_claims(scenario: Scenario, report: Report) -> list:
         base = dict(title=c.title, document=s.document, link=s.link, source_title=s.title,
                     section=s.section, quote=s.quote, criterion=str(c.criterion),
                     proposition=c.proposition, gap=c.gap, kind=c.kind)
-        read = set(c.criterion.options()) | (c.extras.options() if c.extras else set())
+        read = set(c.criterion.options()) | (c.extras.options() if c.extras is not None else set())
         for v in c.needs:
             read |= set(ran[v].params_read) if v in ran else set()
         base["reads"] = sorted(read & set(scenario.params))
@@ -251,7 +251,7 @@ def _check_claims(scenario: Scenario, report: Report) -> list:
         try:
             held, detail = c.criterion.judge(results)
             extras = [dict(zip(("condition", "held", "detail"), (str(p), *p.judge(results))))
-                      for p in (c.extras.parts if c.extras else ())]
+                      for p in (c.extras.parts if c.extras is not None else ())]
         except ScenarioError:
             raise
         except Exception as e:
