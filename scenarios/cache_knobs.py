@@ -22,7 +22,8 @@ to that column's block, as HBase's lazy seek does (StoreFileScanner.requestSeek:
 first block is read only when the file may hold a DeleteFamily marker for the row), so one item
 of a wide row costs the same disk blocks as one item of a narrow row: "a wider row costs more
 to read one item from" does not hold for a Get of one column; a wider row costs more when it
-is read whole.
+is read whole. The width test stores its rows in 8 KiB blocks, so a wide row spans many
+blocks and a Get of one column can be seen reading one of them.
 
 The block-size claim no longer holds since the cost model streams a long scan after
 hbase.storescanner.pread.max.bytes (4 blocks, as HBase's StoreScanner does) and prices the
