@@ -385,6 +385,8 @@ scenario.claim(
     seed="004", section="Modeling for even distribution of data and load",
     quote="In HBase, accessing a single narrow row resident in the BlockCache is the fastest "
           "possible read operation",
+    # simulated times of each kind of read: the cost model's prices of their counts
+    kind="arithmetic",
     criterion=(metric("narrow", "item_warm_ms") < 0.25 * metric("narrow", "item_cold_ms"))
               & (metric("narrow", "item_warm_ms") <= metric("wide", "item_warm_ms"))
               & (metric("narrow", "item_warm_ms") < metric("ops", "range_scan_ms"))
@@ -421,7 +423,9 @@ scenario.claim(
           "Given a row key: get, put or delete a single value into which you've serialized a "
           "whole record. ... 6. Feed a map/reduce job by scanning an arbitrarily large range "
           "of values.",
-    # "roughly": the three single-row reads within 25% of each other, then strictly in order
+    # "roughly": the three single-row reads within 25% of each other, then strictly in order;
+    # simulated times, the cost model's prices of each request's counts
+    kind="arithmetic",
     criterion=(metric("ops", "get_record_ms") <= metric("ops", "get_columns_ms"))
               & (metric("ops", "first_row_at_or_after_ms")
                  <= 1.25 * metric("ops", "get_columns_ms"))
