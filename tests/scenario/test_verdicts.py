@@ -173,3 +173,31 @@ def test_run_and_sweep_agree_on_each_claims_robustness(tmp_path):
     assert [(c["title"], c["verdict"], c["robustness"]) for c in swept["claims"]] == \
         [(c.title, c.verdict, c.robustness) for c in report.claims]
     assert any(c.robustness.startswith("depends on regions") for c in report.claims)
+
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
+_ROBUSTNESS = __import__("re").compile(
+    r"robust: held at all|at all \d+ variations|depends on [\w ,]+: (held|did not hold) at")
+
+
+def test_robustness_is_quoted_only_in_generated_blocks():
+    """README and the docs quote a claim's robustness only inside the blocks `hsim docs`
+    generates from a run (so `hsim docs --check` holds them to the run)."""
+    from hsim.scenario.docs import _BLOCK
+
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        outside = _BLOCK.sub("", path.read_text())
+        found = _ROBUSTNESS.search(outside)
+        assert found is None, f"{path.name} quotes robustness by hand: {found.group(0)!r}"
+
+
+@pytest.mark.slow
+def test_readmes_robustness_lines_are_the_runs():
+    """README's hotspotting block is what `hsim run hotspotting` (default size, full
+    sensitivity) generates: verdicts and robustness lines alike."""
+    from hsim.scenario.docs import _BLOCK, claims_block
+
+    blocks = {m["name"]: m["body"] for m in _BLOCK.finditer((ROOT / "README.md").read_text())
+              if m["kind"] == "scenario"}
+    report = run_scenario("hotspotting", plots=False, sensitivity="full", jobs=2)
+    assert blocks["hotspotting"] == claims_block(report)
