@@ -58,6 +58,20 @@ class ClaimResult:
     measures: dict = field(default_factory=dict)  # {"counted": [...], "priced": [...]}
     reads: list = field(default_factory=list)  # scenario parameters its variants read
 
+    def lines(self) -> list[str]:
+        """What the reports print beside the criterion: the proposition judged (when it is not
+        the whole quote), the kind when arithmetic, the gap, and each extra with its numbers."""
+        out = []
+        if self.proposition and self.proposition != self.quote:
+            out.append(f"proposition judged: \"{self.proposition}\"")
+        if self.kind == "arithmetic":
+            out.append("kind: arithmetic (the cost model's prices or the key design's "
+                       "arithmetic, no count of the engine's)")
+        if self.gap:
+            out.append(f"not shown by hsim: it needs {self.gap}")
+        out += [f"extra (reported, not in the verdict): {e['detail']}" for e in self.extras]
+        return out
+
     @property
     def verdict(self) -> str:
         if self.gap and self.held is not None:
