@@ -116,8 +116,9 @@ def render(root: Path) -> str:
         "as its gap (the verdict never rests on it).", "",
         f"Shown by a scenario: {counts['scenario']}; by a lab only: {counts['lab']}; "
         f"scenario still to come: {counts['planned']}; not shown, with the reason: "
-        f"{counts['reason']}. Scenario claims: {outcomes[HELD]} held, {outcomes[NOT_HELD]} "
-        f"did not hold (findings), {outcomes[NOT_SHOWN]} not shown by hsim (gaps).", "",
+        f"{counts['reason']}. Scenario claims as listed: {outcomes[HELD]} held, "
+        f"{outcomes[NOT_HELD]} did not hold (findings), {outcomes[NOT_SHOWN]} not shown by hsim "
+        "(gaps).", "",
         "| # | claim | seed | where hsim shows it |", "| --- | --- | --- | --- |"]
     return "\n".join(head + rows) + "\n"
 
