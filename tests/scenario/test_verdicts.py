@@ -201,3 +201,18 @@ def test_readmes_robustness_lines_are_the_runs():
               if m["kind"] == "scenario"}
     report = run_scenario("hotspotting", plots=False, sensitivity="full", jobs=2)
     assert blocks["hotspotting"] == claims_block(report)
+
+
+def test_seed_coverage_gives_each_claim_one_of_three_outcomes(monkeypatch):
+    """docs/seed-coverage.md: a finding on the seed, or a gap named, never a bare verdict."""
+    from hsim.scenario import coverage
+
+    page = (ROOT / coverage.PAGE).read_text()
+    assert "(**did not hold**: a finding on the seed)" in page
+    real = coverage.scenario_covers()
+    gapped = {n: [(s, t, "reads that stop at a filter's NEXT_ROW") for s, t, _ in where]
+              for n, where in real.items()}
+    monkeypatch.setattr(coverage, "scenario_covers", lambda: gapped)
+    text = coverage.render(ROOT)
+    assert "(**not shown by hsim**: needs reads that stop at a filter's NEXT_ROW)" in text
+    assert "a finding on the seed)" not in text and " 0 held, 0 did not hold" in text
