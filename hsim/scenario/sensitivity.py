@@ -139,8 +139,6 @@ def summary(verdict: str, sensitivity: list[dict], gap: str | None = None) -> tu
             at.append(str(s["seed"]))
     for vary, params in by_param.items():
         where[vary] = [f"{p} (seed {', '.join(seeds)})" for p, seeds in params.items()]
-    if not where:  # every flip at a parameter value came with its seed's
-        where["seed"] = sorted(str(x) for x in seed_flips)
     if "seed" in where:
         where["seed"] = ["seed " + ", ".join(where["seed"])]
     said = "; ".join(", ".join(v) for v in where.values())
