@@ -119,14 +119,29 @@ scenario.claim(
 
 
 scenario.claim(
-    "salting spreads writes and multiplies write throughput",
+    "salting spreads the writes over the regions",
     seed="000", section="Rowkey Design > Hotspotting > Salting",
     quote="Since you can now write to four separate regions, you theoretically have four times "
           "the throughput when writing that you would have if all the writes were going to the "
           "same region.",
+    proposition="Since you can now write to four separate regions",
     criterion=(metric("salted", "write_hotspot_ratio") < 1.5)
-              & (metric("salted", "write_throughput") / metric("timestamp_lead", "write_throughput")
-                 >= 0.75 * option("servers")),
+              & (metric("salted", "regions_written") >= 4),
+    covers=(6,))
+
+
+scenario.claim(
+    "spread writes multiply the write throughput",
+    seed="000", section="Rowkey Design > Hotspotting > Salting",
+    quote="Since you can now write to four separate regions, you theoretically have four times "
+          "the throughput when writing that you would have if all the writes were going to the "
+          "same region.",
+    proposition="you theoretically have four times the throughput when writing",
+    # the cost model's throughput of writes spread evenly is the servers' count over the
+    # busiest one's share: arithmetic of the spread above, not a further measurement
+    kind="arithmetic",
+    criterion=metric("salted", "write_throughput") / metric("timestamp_lead", "write_throughput")
+              >= 0.75 * option("servers"),
     covers=(6,))
 
 
@@ -136,10 +151,14 @@ scenario.claim(
     quote="Since this assignment will be random, you will need to do more work if you want to "
           "retrieve the rows in lexicographic order. In this way, salting attempts to increase "
           "throughput on writes, but has a cost during reads.",
-    criterion=(metric("salted", "time_range_read_ms")
-               > metric("timestamp_lead", "time_range_read_ms"))
+    proposition="you will need to do more work if you want to retrieve the rows in "
+                "lexicographic order",
+    criterion=(metric("salted", "time_range_scans")
+               > metric("timestamp_lead", "time_range_scans"))
               & (metric("salted", "gets_per_point_read")
                  > metric("timestamp_lead", "gets_per_point_read")),
+    extras=metric("salted", "time_range_read_ms") > metric("timestamp_lead",
+                                                            "time_range_read_ms"),
     covers=(7, 16))
 
 

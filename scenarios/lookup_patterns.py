@@ -21,7 +21,7 @@ from hsim.filters import parse_filter
 from hsim.scenario import Scenario
 from hsim.scenario.criteria import each, metric
 from hsim.scenario.parts import by_test
-from hsim.scenario.readers import record_time_per_op
+from hsim.scenario.readers import cells_scanned, record_time_per_op
 from hsim.scenario.setup import create_table, settle
 
 scenario = Scenario(
@@ -74,6 +74,9 @@ def _reads(ctx, key, label, ask, items):
     ctx.record(f"{key}_blocks", (io["cache_hits"] + io["blocks_read_from_disk"]) / n,
                f"{label}: blocks per request")
     ctx.record(f"{key}_requests", io["read_requests"] / n, f"{label}: read RPCs per request")
+    ctx.record(f"{key}_rows", io["rows_examined"] / n, f"{label}: rows examined per request")
+    ctx.record(f"{key}_cells", cells_scanned(ctx, before) / n,
+               f"{label}: cells scanned per request")
     record_time_per_op(ctx, f"{key}_ms", before, n, f"{label}: makespan per request")
     return answers
 
@@ -396,11 +399,18 @@ scenario.claim(
     quote="If the graph is read-only (eg a product-product similarity graph prepared from "
           "server logs), it may make sense to serialize the adjacency list for each node into a "
           "single cell.",
+    # the read's work, counted: one cell (not a cell per link, as adjacency rows take) in one
+    # row (not a row per link, as the edge list takes) in one RPC; the times are extras
     criterion=(metric("serialized_list", "neighbours_right") == 1)
-              & (metric("serialized_list", "neighbours_ms")
-                 <= metric("adjacency_rows", "neighbours_ms"))
-              & (metric("serialized_list", "neighbours_ms")
-                 < metric("edge_list", "neighbours_ms")),
+              & (metric("serialized_list", "neighbours_cells")
+                 < 0.5 * metric("adjacency_rows", "neighbours_cells"))
+              & (metric("serialized_list", "neighbours_rows")
+                 < 0.5 * metric("edge_list", "neighbours_rows"))
+              & (metric("serialized_list", "neighbours_requests")
+                 <= metric("edge_list", "neighbours_requests")),
+    extras=(metric("serialized_list", "neighbours_ms")
+            <= metric("adjacency_rows", "neighbours_ms"))
+           & (metric("serialized_list", "neighbours_ms") < metric("edge_list", "neighbours_ms")),
     covers=(76,))
 
 scenario.claim(

@@ -142,6 +142,8 @@ def run(ctx, variant):
     ctx.record("disk_blocks_per_query", io_r["blocks_read_from_disk"] / rounds,
                "of which read from disk (not the block cache)")
     ctx.record("rpcs_per_query", io_r["read_requests"] / rounds, "read RPCs per query")
+    ctx.record("rows_examined_per_query", io_r["rows_examined"] / rounds,
+               "rows the servers examined per query (filtered ones included)")
     ctx.record("bytes_to_client_per_query", returned / rounds,
                "bytes returned to the client per query", "B")
     ctx.record("stale_answers", stale / rounds, "queries answered wrong (stale)", "%")
@@ -241,11 +243,15 @@ scenario.claim(
     seed="000", section="Secondary Indexes and Alternate Query Paths > Filter Query",
     quote="In this case, no secondary index is created. However, don't try a full-scan on a "
           "large table like this from an application (i.e., single-threaded client).",
-    criterion=(metric("filter_scan", "ms_per_query") > 5 * metric("dual_write", "ms_per_query"))
+    proposition="don't try a full-scan on a large table like this from an application",
+    # the full scan's work, counted: every user row examined and every block read, against
+    # the index's rows and blocks; the simulated times only report what the prices make of it
+    criterion=(metric("filter_scan", "rows_examined_per_query")
+               > 5 * metric("dual_write", "rows_examined_per_query"))
               & (metric("filter_scan", "blocks_per_query")
-                 > 5 * metric("dual_write", "blocks_per_query"))
-              & (metric("summary_table", "ms_per_query")
-                 < metric("filter_scan", "ms_per_query")),
+                 > 5 * metric("dual_write", "blocks_per_query")),
+    extras=(metric("filter_scan", "ms_per_query") > 5 * metric("dual_write", "ms_per_query"))
+           & (metric("summary_table", "ms_per_query") < metric("filter_scan", "ms_per_query")),
     covers=(51,))
 
 scenario.claim(

@@ -16,9 +16,9 @@ timestamps: yesterday's) with splitting off. Every variant of a test writes the 
 
 Write throughput comes from the cost model's timeline: in key order every client
 waits on the one server holding the last region, so the sorted import runs at one server's
-pace however its regions spread over the run; before, it was credited with that spread and
-priced like the randomized import, so the randomizing claim now also asks for the faster
-import.
+pace however its regions spread over the run. The randomizing claim is judged on the pile-up
+of the moment the seed describes (each window's busiest region against the mean); the whole
+import's busiest server and the throughput are reported beside it as extras.
 """
 
 import bisect
@@ -95,7 +95,7 @@ def _load(ctx, table_name, keys, p, balance=True, plot=False):
     window = max(1, len(keys) // p["windows"])
     ordered = sorted(keys) if plot else []
     seen: dict = {}
-    shares, hot = [], []
+    shares, ratios, hot = [], [], []
     before = ctx.loads()
     for n, key in enumerate(keys, 1):
         table.put(key, {b"d:v": pad})
@@ -108,6 +108,7 @@ def _load(ctx, table_name, keys, p, balance=True, plot=False):
         seen = {r.name: r.write_requests for r in regions}
         busiest = max(range(len(regions)), key=delta.__getitem__)
         shares.append(delta[busiest] / max(1, sum(delta)))
+        ratios.append(shares[-1] * len(regions))  # busiest / mean over the regions there were
         hot.append(regions[busiest].start_key)
         if plot:
             ctx.point("busiest region's start in the key space", n,
@@ -117,6 +118,8 @@ def _load(ctx, table_name, keys, p, balance=True, plot=False):
     record_write_throughput(ctx, before, len(keys))
     ctx.record("window_busiest_region_share", sum(shares) / len(shares),
                "busiest region's share of each window's writes (mean)", "%")
+    ctx.record("window_hotspot_ratio", sum(ratios) / len(ratios),
+               "busiest region / mean region, each window's writes (mean over windows)", "x")
     ctx.record("hot_regions_over_time", len(set(hot)),
                "regions that were the busiest in some window")
     spread = write_spread(ctx.cluster, table_name)
@@ -240,12 +243,17 @@ scenario.claim(
     seed="000", section="Monotonically Increasing Row Keys/Timeseries Data",
     quote="The pile-up on a single region brought on by monotonically increasing keys can be "
           "mitigated by randomizing the input records to not be in sorted order",
-    criterion=(metric("randomized_import", "window_busiest_region_share")
-               < 0.5 * metric("sorted_import", "window_busiest_region_share"))
-              & (metric("randomized_import", "max_server_write_share")
-                 < metric("sorted_import", "max_server_write_share"))
-              & (metric("randomized_import", "write_throughput")
-                 > metric("sorted_import", "write_throughput")),
+    # the pile-up the seed describes is of the moment: in each window of the import, the
+    # busiest region against the mean of the regions the table had then (1 when even), not
+    # where the whole import's writes ended up
+    criterion=metric("randomized_import", "window_hotspot_ratio")
+              < 0.5 * metric("sorted_import", "window_hotspot_ratio"),
+    extras=(metric("randomized_import", "window_busiest_region_share")
+            < 0.5 * metric("sorted_import", "window_busiest_region_share"))
+           & (metric("randomized_import", "max_server_write_share")
+            < metric("sorted_import", "max_server_write_share"))
+           & (metric("randomized_import", "write_throughput")
+              > metric("sorted_import", "write_throughput")),
     covers=(12,))
 
 scenario.claim(

@@ -10,9 +10,10 @@ data, so a region holding more than that must split. Then the reads of the seed'
 
 A Get with a ColumnPaginationFilter stops where HBase's StoreScanner does (the filter's
 NEXT_ROW after the page), so the wide variant's "first 30 values" reads the blocks the page
-spans. A scanner keeps the block it ended a batch in for the next batch, as HBase's does, so
-the tall design's scan of a user's items reads no block twice; with that, the middle path is
-no longer the one that reads the fewest blocks for a whole list, and its claim does not hold.
+spans, not the whole row's. "I/O efficient" is judged on the distinct blocks a cold read of
+the heaviest user's list fetches from disk (a block touched twice is read once); a scanner
+keeps the block it ended a batch in for the next batch, as HBase's does, so the tall design
+reads no block twice either.
 """
 
 
@@ -21,6 +22,7 @@ from hsim.engine.hfile import HFileWriter
 from hsim.filters import ColumnPaginationFilter
 from hsim.scenario import Scenario
 from hsim.scenario.criteria import metric
+from hsim.scenario.measure import evict_table_blocks
 from hsim.scenario.setup import create_table, settle
 from hsim.workloads.distributions import Zipfian
 
@@ -97,9 +99,11 @@ def run(ctx, variant):
     measured("light users, all items", "light_all",
              lambda: sum(_all_items(table, layout, u) for u in light))
     measured("heaviest user, first 30", "heavy_30", lambda: _first(table, layout, heavy, 30))
-    if layout == "wide":
-        ctx.note("a wide Get reads the whole row in hsim before ColumnPaginationFilter cuts "
-                 "it (HBase stops at the 30th column), so 'first 30' is an upper bound here")
+    evict_table_blocks(ctx.cluster, "lists")  # last: the other reads keep their warm cache
+    before = ctx.loads()
+    _all_items(table, layout, heavy)
+    ctx.record("heavy_all_disk_blocks", ctx.io(since=before)["blocks_read_from_disk"],
+               "heaviest user, all items, cold cache: blocks read from disk (each once)")
 
 
 def _one_file(ctx, written, value) -> int:
@@ -162,9 +166,13 @@ scenario.claim(
     seed="000", section="Tall/Wide/Middle Schema Design Smackdown > Rows as Columns",
     quote="This approach is often more complex, and may require the additional complexity of "
           "re-writing your data, but has the advantage of being I/O efficient.",
-    criterion=(metric("middle", "heavy_all_blocks") < metric("tall", "heavy_all_blocks"))
-              & (metric("middle", "heavy_all_ms") < metric("tall", "heavy_all_ms"))
-              & (metric("middle", "largest_region_vs_max") < 1.5),
+    proposition="has the advantage of being I/O efficient",
+    # I/O: the distinct blocks a cold read of the heaviest user's list fetches from disk (a
+    # block touched twice is read once), against the tall design's
+    criterion=metric("middle", "heavy_all_disk_blocks") < metric("tall", "heavy_all_disk_blocks"),
+    extras=(metric("middle", "heavy_all_blocks") < metric("tall", "heavy_all_blocks"))
+           & (metric("middle", "heavy_all_ms") < metric("tall", "heavy_all_ms"))
+           & (metric("middle", "largest_region_vs_max") < 1.5),
     covers=(61,))
 
 
@@ -176,8 +184,14 @@ scenario.claim(
           "scanning over and returning all of the cells in the row, it shouldn't be "
           "fundamentally worse. The client has methods that allow you to get specific slices "
           "of columns.",
-    # "not fundamentally worse": within 2x of the tall scan in blocks read and simulated time
+    proposition="it shouldn't be fundamentally worse. The client has methods that allow you to "
+                "get specific slices of columns.",
+    # the Get with ColumnPaginationFilter stops at the filter's NEXT_ROW after the page (in
+    # the block the page ends in), so "not fundamentally worse": the same cells, from at most
+    # one block more than the tall scan (either may straddle a block boundary), and not the
+    # whole row's blocks ("scanning over ... all of the cells in the row")
     criterion=(metric("wide", "heavy_30_cells") == metric("tall", "heavy_30_cells"))
-              & (metric("wide", "heavy_30_blocks") <= 2 * metric("tall", "heavy_30_blocks"))
-              & (metric("wide", "heavy_30_ms") <= 2 * metric("tall", "heavy_30_ms")),
+              & (metric("wide", "heavy_30_blocks") <= metric("tall", "heavy_30_blocks") + 1)
+              & (metric("wide", "heavy_30_blocks") < 0.5 * metric("wide", "heavy_all_blocks")),
+    extras=metric("wide", "heavy_30_ms") <= 2 * metric("tall", "heavy_30_ms"),
     covers=(63,))

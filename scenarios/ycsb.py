@@ -15,10 +15,11 @@ phase is costed: throughput is what the busiest server allows; the percentiles a
 operation's own service time (its RPCs, rows, blocks, chunks and WAL bytes priced by the cost
 model), so a 50-row scan counts as one slow operation, not 50 fast ones; the mean latency per
 operation adds M/M/1 queueing at 70% of the throughput. Gets are split by whether they read the
-disk, so the ~1 ms / ~10 ms claim is judged on what the units add up to for each kind, and on
-the counts that make it "one read": data blocks per Get from the cache, disk reads per Get
-that missed. The wide-row variant C_wide stores rows of `wide_fields` fields (and 10 /
-`wide_fields` as many records, so the same bytes as C): a Get reads the whole row, so it
+disk: "one read per request" is judged on the counts (data blocks per Get from the cache, disk
+reads per Get that missed), and the ~1 ms / ~10 ms on what the units add up to for each kind,
+a claim of kind "arithmetic", as those times restate the cost model's prices. The wide-row
+variant C_wide stores rows of `wide_fields` fields (and 10 / `wide_fields` as many records, so
+the same bytes as C): a Get reads the whole row, so it
 touches more blocks, in the cache or on disk. The cost model prices blocks, rows and RPCs,
 not cells, so a wide row's extra cells cost nothing beyond their blocks: the comparison
 understates what a wide row costs, never overstates it.
@@ -202,17 +203,32 @@ def _add(total: ServerLoad, more: ServerLoad) -> None:
 
 
 scenario.claim(
-    "one Get per request is one block read: in the order of 1 ms from the cache, 10 ms from disk",
+    "one Get per request is one block read",
     seed="002", section="Row Key, Column Family, Column Qualifier, Timestamp, Value",
     quote="Your goal is to make _one read per customer request_ (or as close as possible). If "
           "you do so, HBase will yield response times on the order of 1ms for a cache hit and "
           "10ms for a cache miss, even with billions of rows and millions of columns.",
+    proposition="Your goal is to make _one read per customer request_ (or as close as "
+                "possible).",
     # The counts are HBase's read path (one data block per narrow-row Get; the index and
-    # bloom chunks come from the cache); the times are the units' sums, not inputs.
-    # "or as close as possible": most misses one disk read (a second one when an index
-    # chunk was evicted too), so fewer than 1.5 on average.
-    criterion=(metric("C", "get_hit_blocks") <= 1.1) & (metric("C", "get_miss_disk_reads") < 1.5)
-              & (metric("C", "get_hit_ms") >= 0.5) & (metric("C", "get_hit_ms") <= 2)
+    # bloom chunks come from the cache). "or as close as possible": most misses one disk
+    # read (a second one when an index chunk was evicted too), so fewer than 1.5 on average.
+    criterion=(metric("C", "get_hit_blocks") <= 1.1) & (metric("C", "get_miss_disk_reads") < 1.5),
+    covers=(65,))
+
+
+scenario.claim(
+    "a one-block Get takes in the order of 1 ms from the cache, 10 ms from disk",
+    seed="002", section="Row Key, Column Family, Column Qualifier, Timestamp, Value",
+    quote="Your goal is to make _one read per customer request_ (or as close as possible). If "
+          "you do so, HBase will yield response times on the order of 1ms for a cache hit and "
+          "10ms for a cache miss, even with billions of rows and millions of columns.",
+    proposition="HBase will yield response times on the order of 1ms for a cache hit and 10ms "
+                "for a cache miss",
+    # the times are the cost model's unit prices summed over the counts above: they restate
+    # the prices (docs/cost-model.md), so this is arithmetic, not a measurement
+    kind="arithmetic",
+    criterion=(metric("C", "get_hit_ms") >= 0.5) & (metric("C", "get_hit_ms") <= 2)
               & (metric("C", "get_miss_ms") >= 5) & (metric("C", "get_miss_ms") <= 20),
     covers=(65,))
 
@@ -222,7 +238,9 @@ scenario.claim(
     seed="004", section="Modeling for even distribution of data and load",
     quote="In HBase, accessing a single narrow row resident in the BlockCache is the fastest "
           "possible read operation",
-    # Gets against Gets: narrow vs wide rows, each from the cache and from disk.
+    # Gets against Gets: narrow vs wide rows, each from the cache and from disk; simulated
+    # times, the cost model's prices of their counts
+    kind="arithmetic",
     criterion=(metric("C", "get_hit_ms") < metric("C_wide", "get_hit_ms"))
               & (metric("C", "get_hit_ms") < metric("C", "get_miss_ms"))
               & (metric("C", "get_hit_ms") < metric("C_wide", "get_miss_ms")),

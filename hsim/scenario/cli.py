@@ -41,8 +41,8 @@ def _parser() -> _Parser:
     p.add_argument("--no-plots", action="store_true", help="skip the PNG plots")
     p.add_argument("--sensitivity", choices=("full", "costs", "off"), default="full",
                    help="re-judge each claim with each cost unit x0.5 and x2 (costs), and "
-                        "also under two more seeds and the key parameters at the small size "
-                        "(full, the default)")
+                        "also under five seeds and the key parameters at the run's size and "
+                        "at the small size with the run's seed (full, the default)")
     p.add_argument("--jobs", type=int, default=None,
                    help="processes for the variants and sensitivity re-runs (default: the "
                         "machine's cores; the report is the same at any count; --ui and "

@@ -55,7 +55,7 @@ class Run:
         self.ops = ops
         self.seed = seed
         self.servers = servers
-        self.params = params
+        self.params = ReadParams(params)
         self.rng = random.Random(f"{seed}:{scenario.name}:{variant.name}")
         self.config = Config().scaled(scale).replace(**scenario.config, **variant.config)
         self.clock = TickingClock(START_MS)
@@ -286,6 +286,23 @@ class Run:
         except KeyError:
             raise ScenarioError(f"scenario {self.scenario.name!r} has no parameter {key!r}") \
                 from None
+
+
+class ReadParams(dict):
+    """The run's parameters, noting which ones the variant read: a sensitivity sweep varies a
+    parameter only for the claims whose variants read it."""
+
+    def __init__(self, params):
+        super().__init__(params)
+        self.read: set = set()
+
+    def __getitem__(self, key):
+        self.read.add(key)
+        return super().__getitem__(key)
+
+    def get(self, key, default=None):
+        self.read.add(key)
+        return super().get(key, default)
 
 
 class Loads(list):

@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 from hsim.scenario.errors import ScenarioError
+from hsim.scenario.results import HELD, NOT_HELD, NOT_SHOWN
 from hsim.scenario.seed_claims import SEED_CLAIMS
 
 PAGE = "docs/seed-coverage.md"
@@ -37,9 +38,9 @@ _BLOCK = re.compile(r"<!-- hsim:scenario (?P<name>[\w.-]+) -->\n(?P<body>.*?)"
                     r"<!-- /hsim:scenario -->", re.S)
 
 
-def scenario_covers() -> dict[int, list[tuple[str, str]]]:
-    """seed claim -> [(scenario, claim title)] from every scenario's `covers=`; an unknown
-    number is a ScenarioError."""
+def scenario_covers() -> dict[int, list[tuple[str, str, str | None]]]:
+    """seed claim -> [(scenario, claim title, its gap or None)] from every scenario's
+    `covers=`; an unknown number is a ScenarioError."""
     from hsim.scenario.loader import load_scenario, scenario_files
 
     shown: dict[int, list] = {}
@@ -51,7 +52,7 @@ def scenario_covers() -> dict[int, list[tuple[str, str]]]:
                     raise ScenarioError(f"scenario {scenario.name!r}, claim {claim.title!r}: "
                                         f"covers={n}, but the seed claims are numbered 1.."
                                         f"{len(SEED_CLAIMS)}")
-                shown.setdefault(n, []).append((scenario.name, claim.title))
+                shown.setdefault(n, []).append((scenario.name, claim.title, claim.gap))
     return shown
 
 
@@ -77,9 +78,14 @@ def render(root: Path) -> str:
         for n in numbers:
             labs.setdefault(n, []).append(lab)
     rows, counts = [], {"scenario": 0, "lab": 0, "planned": 0, "reason": 0}
+    outcomes = dict.fromkeys((HELD, NOT_HELD, NOT_SHOWN), 0)
     for n, c in SEED_CLAIMS.items():
-        where = [f"`{s}`: {t} (**{judged.get((s, t), 'verdict not generated')}**)"
-                 for s, t in shown.get(n, [])]
+        where = []
+        for s, t, gap in shown.get(n, []):
+            verdict = NOT_SHOWN if gap else judged.get((s, t), "verdict not generated")
+            if verdict in outcomes:
+                outcomes[verdict] += 1
+            where.append(f"`{s}`: {t} ({_outcome(verdict, gap)})")
         where += [f"lab `{lab}`" for lab in labs.get(n, [])]
         if shown.get(n):
             counts["scenario"] += 1
@@ -104,11 +110,26 @@ def render(root: Path) -> str:
         "and where hsim shows it: a scenario's claim (`hsim run NAME`, its verdict at the "
         "default size as [docs/scenarios.md](scenarios.md) records it), a teaching lab "
         "(`hsim shell labs/NAME.hb`), or why nothing shows it.", "",
+        "A scenario claim's outcome is one of three: **held**; **did not hold**, a finding on "
+        "the seed (hsim ran the mechanism the seed describes and measured otherwise); or "
+        "**not shown by hsim**, when the claim needs a mechanism hsim does not model, named "
+        "as its gap (the verdict never rests on it).", "",
         f"Shown by a scenario: {counts['scenario']}; by a lab only: {counts['lab']}; "
         f"scenario still to come: {counts['planned']}; not shown, with the reason: "
-        f"{counts['reason']}.", "",
+        f"{counts['reason']}. Scenario claims as listed: {outcomes[HELD]} held, "
+        f"{outcomes[NOT_HELD]} did not hold (findings), {outcomes[NOT_SHOWN]} not shown by hsim "
+        "(gaps).", "",
         "| # | claim | seed | where hsim shows it |", "| --- | --- | --- | --- |"]
     return "\n".join(head + rows) + "\n"
+
+
+def _outcome(verdict: str, gap: str | None) -> str:
+    """How the page gives a scenario claim's outcome."""
+    if verdict == NOT_SHOWN:
+        return f"**{NOT_SHOWN}**: needs {gap}"
+    if verdict == NOT_HELD:
+        return f"**{NOT_HELD}**: a finding on the seed"
+    return f"**{verdict}**"
 
 
 def _cell(text: str) -> str:

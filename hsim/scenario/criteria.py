@@ -35,6 +35,10 @@ class Expr:
     def variants(self) -> set:
         return set()
 
+    def leaves(self) -> list:
+        """The metrics and options it reads."""
+        return [self]
+
     def _arith(self, op, other, swap=False):
         a, b = (lift(other), self) if swap else (self, lift(other))
         return Arith(op, a, b)
@@ -110,6 +114,9 @@ class Arith(Expr):
     def variants(self):
         return self.a.variants() | self.b.variants()
 
+    def leaves(self):
+        return self.a.leaves() + self.b.leaves()
+
     def __str__(self):
         return f"{_group(self.a)} {self.op} {_group(self.b)}"
 
@@ -128,6 +135,16 @@ class Criterion:
         for p in self.parts:
             out |= p.variants()
         return out
+
+    def metrics(self) -> list[tuple[str, str]]:
+        """(variant, key) of every metric it reads, in order."""
+        return list(dict.fromkeys((x.variant, x.key) for p in self.parts
+                                  for x in p.a.leaves() + p.b.leaves() if isinstance(x, Metric)))
+
+    def options(self) -> set:
+        """The run options and scenario parameters it reads."""
+        return {x.key for p in self.parts for x in p.a.leaves() + p.b.leaves()
+                if isinstance(x, Option)}
 
     def judge(self, results) -> tuple[bool, str]:
         """(held, detail): each comparison with the values the run gave."""

@@ -43,12 +43,14 @@ def _claims(report) -> list[str]:
             source = f'<a href="{_e(c.link)}">{_e(source)}</a>'
         else:
             source = _e(source)
-        css = {True: "held", False: "not-held"}.get(c.held, "")
+        css = {"held": "held", "did not hold": "not-held"}.get(c.verdict, "")
         out += [f'<h3>{i}. {_e(c.title)}: <span class="verdict {css}">'
                 f"{_e(c.verdict)}</span></h3>",
                 f"<blockquote>{_e(c.quote)}</blockquote><p>{source}</p>",
                 f"<p>Criterion (fixed before the run): <code>{_e(c.criterion)}</code><br>"
-                f"Measured: {_e(c.detail)}<br>Sensitivity: {_e(c.robustness)}</p>"]
+                f"Measured: {_e(c.detail)}<br>"
+                + "".join(f"{_e(line[0].upper() + line[1:])}<br>" for line in c.lines())
+                + f"Sensitivity: {_e(c.robustness)}</p>"]
     return out
 
 

@@ -48,6 +48,7 @@ def to_markdown(report) -> str:
                   + (f" ({c.link})." if c.link else "."), "",
                   f"Criterion (fixed before the run): {c.criterion}", "",
                   f"Measured: {c.detail}", "",
+                  *[x for line in c.lines() for x in (line[0].upper() + line[1:], "")],
                   f"Sensitivity: {c.robustness}", ""]
     lines += ["## Comparison", ""]
     rows = comparison_rows(report)

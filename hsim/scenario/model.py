@@ -62,6 +62,9 @@ class SeedQuote:
         return seed_document(self.document)[1]
 
 
+KINDS = ("measured", "arithmetic")
+
+
 @dataclass(frozen=True)
 class Claim:
     title: str
@@ -69,6 +72,10 @@ class Claim:
     criterion: Criterion  # declared before the run; the verdict is it, evaluated
     needs: tuple  # variants it reads; the claim is skipped when one was not run
     covers: tuple = ()  # numbers of the seed claims (docs/seed-coverage.md) it shows
+    proposition: str = ""  # the seed's own proposition the criterion tests, quoted
+    extras: Criterion | None = None  # further conditions, reported, never in the verdict
+    gap: str | None = None  # the mechanism hsim lacks to judge it: "not shown by hsim"
+    kind: str = "measured"  # or "arithmetic": priced, or arithmetic of the key design
 
 
 @dataclass(frozen=True)
@@ -142,17 +149,32 @@ class Scenario:
         return fn
 
     def claim(self, title: str, *, seed: str, section: str, quote: str,
-              criterion: Criterion, covers: tuple = ()) -> Claim:
+              criterion: Criterion, covers: tuple = (), proposition: str | None = None,
+              extras: Criterion | None = None, gap: str | None = None,
+              kind: str = "measured") -> Claim:
         """A seed claim and its pre-registered criterion (hsim.scenario.criteria): the metrics,
-        comparisons and thresholds that decide it, fixed before any run. `covers` numbers the
-        claims of the seed-coverage table this one shows."""
+        comparisons and thresholds that decide it, fixed before any run. `proposition`: the
+        words of the quote the criterion tests (default: the whole quote); `extras`: further
+        conditions the report shows but the verdict ignores (the seed does not state them);
+        `gap`: the mechanism hsim does not model that the claim needs, which makes its verdict
+        "not shown by hsim"; `kind`: "measured" (it rests on counts the engine made: files,
+        blocks, bytes, requests, rows) or "arithmetic" (only priced by the cost model, or
+        arithmetic of the key design). `covers` numbers the claims of the seed-coverage
+        table this one shows."""
         src = SeedQuote(seed, section, quote)
         src.title  # noqa: B018 -- an unknown document number fails at declaration
-        if not isinstance(criterion, Criterion):
-            raise ScenarioError(f"claim {title!r}: criterion must be built with "
-                                "hsim.scenario.criteria (metric(...) >= ...)")
-        c = Claim(title, src, criterion, tuple(sorted(criterion.variants())),
-                  tuple(int(n) for n in covers))
+        for what, c in (("criterion", criterion), ("extras", extras)):
+            if not isinstance(c, Criterion) and not (what == "extras" and c is None):
+                raise ScenarioError(f"claim {title!r}: {what} must be built with "
+                                    "hsim.scenario.criteria (metric(...) >= ...)")
+        proposition = quote if proposition is None else proposition
+        if not all(part.strip() in quote for part in proposition.split("...")):
+            raise ScenarioError(f"claim {title!r}: the proposition must be words of its quote")
+        if kind not in KINDS:
+            raise ScenarioError(f"claim {title!r}: kind must be one of {', '.join(KINDS)}")
+        needs = criterion.variants() | (extras.variants() if extras is not None else set())
+        c = Claim(title, src, criterion, tuple(sorted(needs)),
+                  tuple(int(n) for n in covers), proposition, extras, gap or None, kind)
         self.claims.append(c)
         return c
 

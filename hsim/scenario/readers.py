@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from hsim.scenario.measure import write_spread
+from hsim.workloads.costmodel import LOAD_FIELDS
 from hsim.scenario.timeseries import time_range_read
 
 if TYPE_CHECKING:  # what the annotations name; not imported at run time
@@ -36,6 +37,17 @@ def blocks_since(ctx: Run, since) -> tuple[int, int]:
     hit touches a block without reading it."""
     io = ctx.io(since=since)
     return io["cache_hits"] + io["blocks_read_from_disk"], io["blocks_read_from_disk"]
+
+
+def cells_scanned(ctx: Run, since) -> int:
+    """Cells the reads since `since` handed to the query matcher (the request log counts them;
+    the servers' metrics do not): how much of a row a read went through, beyond what it
+    returned."""
+    logged = ctx.prepared(since)
+    if logged is None:
+        return 0
+    at = LOAD_FIELDS.index("cells_scanned")
+    return int(sum(t[at] for t in logged.totals if t))
 
 
 # The write-spread figures under the names and labels the row-key scenarios report them by.

@@ -15,6 +15,7 @@ from hsim.bytes import to_string_binary
 from hsim.scenario.errors import ScenarioError
 
 HELD, NOT_HELD, NOT_RUN = "held", "did not hold", "not run"
+NOT_SHOWN = "not shown by hsim"  # the claim needs a mechanism hsim lacks (its `gap`)
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")  # object reprs vary between runs
 
 
@@ -33,6 +34,7 @@ class VariantResult:
     cluster: dict | None = None
     elapsed_s: float = 0.0
     priced: dict = field(default_factory=dict)  # key -> the counts a cost metric priced
+    params_read: list = field(default_factory=list)  # the scenario parameters it read
 
 
 @dataclass
@@ -49,9 +51,31 @@ class ClaimResult:
     sensitivity: list = field(default_factory=list)  # {vary, value, verdict}
     robust: bool = False  # held at the run and at every variation
     robustness: str = "no sensitivity sweep"  # the one-line summary
+    proposition: str = ""  # the seed's words the criterion tests
+    extras: list = field(default_factory=list)  # {condition, held, detail}: never the verdict
+    gap: str | None = None  # the mechanism hsim lacks: the verdict is "not shown by hsim"
+    kind: str = "measured"  # or "arithmetic"
+    measures: dict = field(default_factory=dict)  # {"counted": [...], "priced": [...]}
+    reads: list = field(default_factory=list)  # scenario parameters its variants read
+
+    def lines(self) -> list[str]:
+        """What the reports print beside the criterion: the proposition judged (when it is not
+        the whole quote), the kind when arithmetic, the gap, and each extra with its numbers."""
+        out = []
+        if self.proposition and self.proposition != self.quote:
+            out.append(f"proposition judged: \"{self.proposition}\"")
+        if self.kind == "arithmetic":
+            out.append("kind: arithmetic (the cost model's prices or the key design's "
+                       "arithmetic, no count of the engine's)")
+        if self.gap:
+            out.append(f"not shown by hsim: it needs {self.gap}")
+        out += [f"extra (reported, not in the verdict): {e['detail']}" for e in self.extras]
+        return out
 
     @property
     def verdict(self) -> str:
+        if self.gap and self.held is not None:
+            return NOT_SHOWN
         return NOT_RUN if self.held is None else (HELD if self.held else NOT_HELD)
 
 
@@ -117,9 +141,15 @@ class Report:
             "ops_meaning": self.ops_meaning,
             "claims": [{
                 "title": c.title,
+                "proposition": c.proposition,
                 "criterion": c.criterion,
                 "verdict": c.verdict,
                 "detail": c.detail,
+                "extras": c.extras,
+                "gap": c.gap,
+                "kind": c.kind,
+                "measures": c.measures,
+                "reads": c.reads,
                 "robust": c.robust,
                 "robustness": c.robustness,
                 "sensitivity": c.sensitivity,
@@ -137,6 +167,7 @@ class Report:
                 "series": v.series,
                 "timeline": v.timeline,
                 "cluster": v.cluster,
+                "params_read": v.params_read,
                 "elapsed_s": round(v.elapsed_s, 3),
             } for v in self.variants],
             "plots": self.plots,

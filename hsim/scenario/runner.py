@@ -17,7 +17,7 @@ from hsim.scenario.loader import load_scenario
 from hsim.scenario.model import Scenario
 from hsim.scenario.results import ClaimResult, Report, VariantResult, jsonable
 from hsim.scenario.parallel import VariantJob, Workers, check_jobs, run_jobs
-from hsim.scenario.sensitivity import cost_sweep, rerun_points, rerun_sweep, summary
+from hsim.scenario.sensitivity import cost_sweep, grid, grid_entries, point, summary
 from hsim.scenario.summary import cluster_summary
 from hsim.workloads.costmodel import CostModel
 
@@ -28,6 +28,7 @@ if TYPE_CHECKING:  # what the annotations name; not imported at run time
 
 MAX_OPS = 100_000_000
 SENSITIVITY = ("costs", "full", "off")
+PRICED_UNITS = ("ms", "ops/s")  # what a cost-model figure is recorded in
 
 
 def resolve_ops(scenario: Scenario, ops) -> tuple[int, str]:
@@ -104,11 +105,12 @@ def run_scenario(target: str | Scenario, *, ops: int | str | None = None, seed: 
     a callable (description, fraction) or None. `record`: a dict that receives, per variant,
     (its client calls, its cluster), for a replay on a real target (hsim.scenario.target).
     `sensitivity`: "costs" re-judges each claim with each cost unit x0.5 and x2 (re-priced
-    counts, no re-run); "full" also re-runs at the "sweep" size (else "small", or the run's
-    own if smaller) under two more seeds and the
-    scenario's key parameter values; "off" skips both. `jobs` > 1 runs the variants and the
-    re-runs in that many processes (hsim.scenario.parallel), or on `workers` when given; the
-    report is the same. A Scenario not loaded from a file, or a run that records, runs here."""
+    counts, no re-run); "full" also re-runs at the run's size under the next four seeds and
+    the scenario's key parameter values at each of the five (sensitivity.grid), and at the
+    small size with the run's seed (the size control); "off" skips both. `jobs` > 1 runs the
+    variants and the re-runs in that many processes (hsim.scenario.parallel), or on
+    `workers` when given; the report is the same. A Scenario not loaded from a file, or a run
+    that records, runs here."""
     if sensitivity not in SENSITIVITY:
         raise UsageError(f"--sensitivity {sensitivity!r}: one of {', '.join(SENSITIVITY)}")
     jobs = check_jobs(jobs)
@@ -123,13 +125,16 @@ def run_scenario(target: str | Scenario, *, ops: int | str | None = None, seed: 
     seed = scenario.seed if seed is None else int(seed)
     chosen = [v.name for v in _choose_variants(scenario, variants)]
     options, todo = _plan(scenario, ops, seed, scale, servers, given, chosen)
-    points, reruns = [], []
-    if sensitivity == "full":
-        size = scenario.sizes.get("sweep", scenario.sizes["small"])
-        points = rerun_points(scenario, seed, given)
-        for vary, value, kw in points:
-            reruns.append(_plan(scenario, min(options["ops"], size), kw.get("seed", seed), scale,
-                                servers, kw.get("params", given), chosen, f"{vary} {value}"))
+    reruns = []
+    if sensitivity == "full":  # the grid at the run's size, then the size control
+        for p in grid(scenario, seed, given)[1:]:
+            label = " ".join([f"seed {p['seed']}"] + [f"{k}={v}" for k, v in p["params"].items()
+                                                      if v != given.get(k)])
+            reruns.append(_plan(scenario, ops, p["seed"], scale, servers, p["params"], chosen,
+                                label))
+        if options["ops"] > scenario.sizes["small"]:
+            reruns.append(_plan(scenario, "small", seed, scale, servers, given, chosen,
+                                "small size"))
 
     started = time.perf_counter()
     every = todo + [job for _o, more in reruns for job in more]
@@ -142,21 +147,22 @@ def run_scenario(target: str | Scenario, *, ops: int | str | None = None, seed: 
                            record)
     report = Report(scenario.name, scenario.description, scenario.ops_meaning, options,
                     results[:len(todo)], [])
-    model = cost_model or CostModel()
+    report.claims = _check_claims(scenario, report)
     sweeps = [[] for _ in scenario.claims]
     if sensitivity != "off":
-        sweeps = cost_sweep(scenario, report, model)
+        sweeps = cost_sweep(scenario, report, cost_model or CostModel())
     if reruns:
         others, at = [], len(todo)
         for o, more in reruns:
             other = Report(scenario.name, scenario.description, scenario.ops_meaning, o,
                            results[at:at + len(more)], [])
-            other.claims = _check_claims(scenario, other, [[] for _ in scenario.claims])
-            others.append(other)
+            other.claims = _check_claims(scenario, other)
+            others.append(point(other))
             at += len(more)
-        for mine, more in zip(sweeps, rerun_sweep(scenario, points, others)):
+        control = others.pop() if others[-1]["size"] != options["size"] else None
+        for mine, more in zip(sweeps, grid_entries(point(report), others, control)):
             mine.extend(more)
-    report.claims = _check_claims(scenario, report, sweeps)
+    judge_robustness(report, sweeps)
     report.elapsed_s = time.perf_counter() - started
     if out is not None:
         write_report(report, scenario, Path(out), plots=plots)
@@ -221,30 +227,57 @@ def _run_variant(scenario, variant, job: VariantJob, on_progress, cost_model,
     return VariantResult(variant.name, variant.description, dict(variant.config),
                          jsonable(variant.params), ctx.metrics, ctx.labels, ctx.units,
                          ctx.series, ctx.timeline, ctx.notes, summary,
-                         time.perf_counter() - t0, ctx.priced)
+                         time.perf_counter() - t0, ctx.priced,
+                         sorted(ctx.params.read & set(scenario.params)))
 
 
-def _check_claims(scenario: Scenario, report: Report, sweeps: list) -> list:
-    ran = {v.name for v in report.variants}
+def _check_claims(scenario: Scenario, report: Report) -> list:
+    """Each claim judged on the report's results: verdict, extras, what it rests on."""
+    ran = {v.name: v for v in report.variants}
     results = report.results
     out = []
-    for c, sweep in zip(scenario.claims, sweeps):
+    for c in scenario.claims:
         s = c.seed
         base = dict(title=c.title, document=s.document, link=s.link, source_title=s.title,
-                    section=s.section, quote=s.quote, criterion=str(c.criterion))
-        if not set(c.needs) <= ran:
+                    section=s.section, quote=s.quote, criterion=str(c.criterion),
+                    proposition=c.proposition, gap=c.gap, kind=c.kind)
+        read = set(c.criterion.options()) | (c.extras.options() if c.extras is not None else set())
+        for v in c.needs:
+            read |= set(ran[v].params_read) if v in ran else set()
+        base["reads"] = sorted(read & set(scenario.params))
+        if not set(c.needs) <= set(ran):
             out.append(ClaimResult(held=None, detail="needs variants that were not run", **base))
             continue
         try:
             held, detail = c.criterion.judge(results)
+            extras = [dict(zip(("condition", "held", "detail"), (str(p), *p.judge(results))))
+                      for p in (c.extras.parts if c.extras is not None else ())]
         except ScenarioError:
             raise
         except Exception as e:
             raise ScenarioFailed(scenario.name, f"claim {c.title!r}", e) from e
-        claim = ClaimResult(held=held, detail=detail, sensitivity=sweep, **base)
-        claim.robust, claim.robustness = summary(claim.verdict, sweep)
-        out.append(claim)
+        out.append(ClaimResult(held=held, detail=detail, extras=extras,
+                               measures=_measures(c, ran), **base))
     return out
+
+
+def _measures(claim, ran: dict) -> dict:
+    """The criterion's metrics, as counted by the engine or priced by the cost model."""
+    out = {"counted": [], "priced": []}
+    for variant, key in claim.criterion.metrics():
+        v = ran[variant]
+        priced = key in v.priced or v.units.get(key) in PRICED_UNITS
+        out["priced" if priced else "counted"].append(f"{variant}.{key}")
+    return out
+
+
+def judge_robustness(report: Report, sweeps: list) -> None:
+    """Each claim's sensitivity entries and its one-line robustness."""
+    for claim, sweep in zip(report.claims, sweeps):
+        if claim.held is None:
+            continue
+        claim.sensitivity = [] if claim.gap else sweep
+        claim.robust, claim.robustness = summary(claim.verdict, claim.sensitivity, claim.gap)
 
 
 def write_report(report: Report, scenario: Scenario, out: Path, plots: bool = True) -> None:

@@ -108,15 +108,25 @@ def _on_dask(scenario, grid_points, options, address):
 
 
 # --- the summary -------------------------------------------------------------------------------
-def summarize(scenario: str, grid_points: list[dict], reports: list[dict]) -> dict:
-    """Claims x grid: each claim's verdict at each point, the majority verdict, and the points
-    where it differs (where the verdict flips)."""
+def summarize(scenario: str, grid_points: list[dict], reports: list[dict],
+              control: dict | None = None) -> dict:
+    """Claims x grid: each claim's verdict at each point, the majority verdict, the points
+    where it differs (`flips_at`), and the verdict at the base point (the first seed at the
+    scenario's own parameter values) with its robustness line, worked out as `hsim run` works
+    out its own (hsim.scenario.sensitivity): the same grid gives the same line. `control`: the
+    base point's report at the small size, when the grid ran at another."""
+    from hsim.scenario.sensitivity import grid_entries, point, summary
+
     titles: list[str] = []
     for r in reports:
         for c in r.get("claims", []):
             if c["title"] not in titles:
                 titles.append(c["title"])
     labels = [point_label(p) for p in grid_points]
+    at = base_index(scenario, grid_points, reports)
+    base = reports[at]
+    entries = grid_entries(point(base), [point(r) for i, r in enumerate(reports) if i != at],
+                           None if control is None else point(control))
     claims = []
     for title in titles:
         verdicts = []
@@ -125,20 +135,44 @@ def summarize(scenario: str, grid_points: list[dict], reports: list[dict]) -> di
             verdicts.append(found[0] if found else "absent")
         majority = Counter(verdicts).most_common(1)[0][0]
         flips = [lab for lab, v in zip(labels, verdicts) if v != majority]
+        mine = [i for i, c in enumerate(base["claims"]) if c["title"] == title]
+        c = base["claims"][mine[0]] if mine else None
+        robust, line = (False, "not run at the base point") if c is None else \
+            summary(c["verdict"], c["sensitivity"] + entries[mine[0]], c.get("gap"))
         claims.append({"title": title, "verdicts": dict(zip(labels, verdicts)),
-                       "majority": majority, "flips_at": flips, "robust": not flips})
-    return {"scenario": scenario, "points": grid_points, "labels": labels, "claims": claims}
+                       "majority": majority, "flips_at": flips,
+                       "verdict": "absent" if c is None else c["verdict"],
+                       "robust": robust, "robustness": line})
+    return {"scenario": Path(scenario).stem, "points": grid_points, "labels": labels,
+            "base": labels[at], "claims": claims}
+
+
+def base_index(scenario: str, grid_points: list[dict], reports: list[dict]) -> int:
+    """The grid point `hsim run` would make its base: the first seed, each parameter at the
+    scenario's default (else the first point)."""
+    from hsim.scenario.loader import load_scenario
+    from hsim.scenario.results import jsonable
+
+    defaults = jsonable(load_scenario(scenario).params)
+    first = grid_points[0]["seed"]
+    for i, r in enumerate(reports):
+        params = r["options"]["params"]
+        if r["options"]["seed"] == first and all(params[k] == defaults[k]
+                                                 for k in grid_points[i]["params"]):
+            return i
+    return 0
 
 
 def to_markdown(summary: dict) -> str:
     labels = summary["labels"]
     lines = [f"# Sweep of `{summary['scenario']}`: {len(labels)} runs", "",
-             "| claim | " + " | ".join(labels) + " | flips at |",
-             "|---|" + "---|" * len(labels) + "---|"]
+             "| claim | " + " | ".join(labels) + " | flips at | robustness |",
+             "|---|" + "---|" * len(labels) + "---|---|"]
     for c in summary["claims"]:
         cells = [c["verdicts"][lab] for lab in labels]
-        flips = ", ".join(c["flips_at"]) if c["flips_at"] else "never (robust)"
-        lines.append(f"| {c['title']} | " + " | ".join(cells) + f" | {flips} |")
+        flips = ", ".join(c["flips_at"]) if c["flips_at"] else "never"
+        lines.append(f"| {c['title']} | " + " | ".join(cells) +
+                     f" | {flips} | {c['verdict']}; {c['robustness']} |")
     return "\n".join(lines) + "\n"
 
 
@@ -185,6 +219,7 @@ def _parser() -> _Parser:
 def main(argv: list[str] | None = None) -> int:
     from hsim.errors import HsimError
     from hsim.scenario.cli import _scale
+    from hsim.scenario.loader import load_scenario
 
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -197,7 +232,11 @@ def main(argv: list[str] | None = None) -> int:
                    "variants": args.variants, "out": str(out / "runs")}
         reports = run_sweep(args.scenario, grid_points, options, jobs=args.jobs,
                             cluster=args.cluster)
-        summary = summarize(Path(args.scenario).stem, grid_points, reports)
+        base = grid_points[base_index(args.scenario, grid_points, reports)]
+        control = None  # the base point at the small size, as `hsim run` re-runs it
+        if reports[0]["options"]["ops"] > load_scenario(args.scenario).sizes["small"]:
+            control = run_point(args.scenario, base, {**options, "ops": "small", "out": None})
+        summary = summarize(args.scenario, grid_points, reports, control)
         write_summary(summary, out, plots=not args.no_plots)
     except (ScenarioError, HsimError, OSError) as e:
         print(f"hsim sweep: {e}", file=sys.stderr)

@@ -48,6 +48,8 @@ def print_report(report, console: Console) -> None:
                       highlight=False, style="dim")
         console.print(escape(f"   criterion: {c.criterion}"), highlight=False)
         console.print(escape(f"   measured: {c.detail}"), highlight=False)
+        for line in c.lines():
+            console.print(escape(f"   {line}"), highlight=False)
         console.print(escape(f"   sensitivity: {c.robustness}"), highlight=False)
     if report.out:
         console.print(escape(files_line(report)), highlight=False, soft_wrap=True)

@@ -81,10 +81,14 @@ def test_run_writes_the_report_files(capsys, tiny, tmp_path):
     assert claim["seed"]["title"] == "HBase Reference Guide, HBase and Schema Design"
     assert claim["criterion"] == "two_regions.share < one_region.share"
     assert claim["detail"] == "two_regions.share = 1.04 < one_region.share = 2.00"
+    # four more seeds, the parameter's value at each of five seeds (the variants read it), the
+    # cost units x0.5 and x2; no size control: the run is at the small size
     seeds = [s for s in claim["sensitivity"] if s["vary"] == "seed"]
-    assert len(seeds) == 2 and {"vary": "value", "value": "y", "verdict": "held"} in \
-        claim["sensitivity"] and len(claim["sensitivity"]) == 2 + 1 + 2 * len(CostModel.UNITS)
-    variations = 2 + 1 + 2 * len(CostModel.UNITS)
+    assert [s["seed"] for s in seeds] == [2, 3, 4, 5]
+    assert {"vary": "value", "seed": 3, "size": "small", "param": "value=y",
+            "verdict": "held"} in claim["sensitivity"]
+    variations = 4 + 5 + 2 * len(CostModel.UNITS)
+    assert len(claim["sensitivity"]) == variations and claim["reads"] == ["value"]
     assert claim["robust"] is True and f"robust: held at all {variations} variations" in out
     md = (out_dir / "report.md").read_text()
     assert "# hsim scenario: tiny" in md and "**held**" in md

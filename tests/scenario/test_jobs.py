@@ -42,7 +42,7 @@ def test_progress_counts_every_job_of_every_worker(jobs):
                  progress=lambda what, fraction: seen.append((what, fraction)))
     fractions = [f for _, f in seen]
     assert fractions == sorted(fractions) and fractions[-1] == pytest.approx(1.0)
-    total = 4 * 5  # four variants, in the run and in four re-runs (two seeds, two regions)
+    total = 4 * 15  # four variants, in the run and 14 re-runs (5 seeds x 3 value_bytes)
     assert seen[-1][0].endswith(f"[{total}/{total} done]")
     if jobs == 1:  # each job's own fractions, every re-run's variants named
         assert any(what.startswith("no_presplit (seed 3) ") for what, _ in seen)

@@ -209,8 +209,9 @@ def test_every_claim_has_a_criterion_and_a_cost_sensitivity_sweep(name):
     for declared, c in zip(scenario.claims, claims):
         assert c["criterion"] == str(declared.criterion) and c["criterion"]
         assert c["verdict"] in ("held", "did not hold")
-        assert [(s["vary"], s["value"]) for s in c["sensitivity"]] == \
-            [(u, f) for u in CostModel.UNITS for f in ("x0.5", "x2")]
+        assert [(s["vary"], s["param"]) for s in c["sensitivity"]] == \
+            [(u, f"{u} {f}") for u in CostModel.UNITS for f in ("x0.5", "x2")]
+        assert all(s["seed"] == 1 and s["size"] == "small" for s in c["sensitivity"])
         flips = [s for s in c["sensitivity"] if s["verdict"] != "held"]
         assert c["robust"] == (c["verdict"] == "held" and not flips)
         assert c["robustness"].startswith("robust" if c["robust"] else ("depends", "did not"))

@@ -71,7 +71,13 @@ def test_summary_marks_where_a_verdict_flips():
     s = summarize("hotspotting", GRID[:2], reports)
     first = s["claims"][0]
     assert first["flips_at"] == ["seed=2 regions=8"] and not first["robust"]
-    assert all(c["robust"] for c in s["claims"][1:])
+    assert s["base"] == "seed=1 regions=8"  # no point at the default regions=16: the first
+    assert first["robustness"].startswith("depends on seed: did not hold at seed 2")
+    judged = [c for c in s["claims"][1:] if c["verdict"] == "held"]
+    assert judged and all(c["robust"] for c in judged)
+    # claims that need variants the grid did not run say so
+    assert all(c["verdict"] == "not run" and not c["robust"] for c in s["claims"][1:]
+               if c not in judged)
 
 
 def test_the_command_writes_a_summary(tmp_path, capsys):
