@@ -134,6 +134,23 @@ def read_compressed_int(buf, pos: int) -> tuple[int, int]:
         shift += 7
 
 
+def read_lengths(buf, pos: int, flag: int, same_key: int, same_value: int,
+                 state: dict) -> tuple[int, int, int, int]:
+    """DIFF's and FAST_DIFF's cell head after the flag byte: the key and value lengths (or the
+    previous cell's, when the flag says they are the same), then the common prefix length.
+    Returns (key length, value length, common prefix, position after them)."""
+    if flag & same_key:
+        klen = state["klen"]
+    else:
+        klen, pos = read_compressed_int(buf, pos)
+    if flag & same_value:
+        vlen = state["vlen"]
+    else:
+        vlen, pos = read_compressed_int(buf, pos)
+    common, pos = read_compressed_int(buf, pos)
+    return klen, vlen, common, pos
+
+
 def common_prefix(a: bytes, b: bytes) -> int:
     """Bytes.findCommonPrefix: how many leading bytes a and b share."""
     n = min(len(a), len(b))

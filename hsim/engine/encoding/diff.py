@@ -16,7 +16,7 @@ from hsim.engine.encoding.buffered import BufferedEncoder
 from hsim.engine.encoding.data_block_encoder import (
     compressed_int,
     flat_key_common_prefix,
-    read_compressed_int,
+    read_lengths,
 )
 
 FLAG_SAME_KEY_LENGTH = 1
@@ -107,15 +107,8 @@ class DiffKeyDeltaEncoder(BufferedEncoder):
         fam = state["fam"]
         flag = buf[pos]
         pos += 1
-        if flag & FLAG_SAME_KEY_LENGTH:
-            klen = state["klen"]
-        else:
-            klen, pos = read_compressed_int(buf, pos)
-        if flag & FLAG_SAME_VALUE_LENGTH:
-            vlen = state["vlen"]
-        else:
-            vlen, pos = read_compressed_int(buf, pos)
-        common, pos = read_compressed_int(buf, pos)
+        klen, vlen, common, pos = read_lengths(buf, pos, flag, FLAG_SAME_KEY_LENGTH,
+                                               FLAG_SAME_VALUE_LENGTH, state)
         row, qual, pos = rebuild_row_qualifier(buf, pos, common, klen, state["row"],
                                                state["qual"], len(fam))
         n = ((flag >> SHIFT_TIMESTAMP_LENGTH) & 7) + 1

@@ -17,7 +17,7 @@ from hsim.engine.encoding.data_block_encoder import (
     common_prefix,
     compressed_int,
     flat_key_common_prefix,
-    read_compressed_int,
+    read_lengths,
 )
 from hsim.engine.encoding.diff import rebuild_row_qualifier
 
@@ -80,15 +80,8 @@ class FastDiffDeltaEncoder(BufferedEncoder):
     def decode_key(self, buf, pos, state):
         flag = buf[pos]
         pos += 1
-        if flag & FLAG_SAME_KEY_LENGTH:
-            klen = state["klen"]
-        else:
-            klen, pos = read_compressed_int(buf, pos)
-        if flag & FLAG_SAME_VALUE_LENGTH:
-            vlen = state["vlen"]
-        else:
-            vlen, pos = read_compressed_int(buf, pos)
-        common, pos = read_compressed_int(buf, pos)
+        klen, vlen, common, pos = read_lengths(buf, pos, flag, FLAG_SAME_KEY_LENGTH,
+                                               FLAG_SAME_VALUE_LENGTH, state)
         if not state:  # the block's first cell: its flat key whole
             rlen = buf[pos] << 8 | buf[pos + 1]
             row = bytes(buf[pos + 2:pos + 2 + rlen])

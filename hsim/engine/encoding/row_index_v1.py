@@ -10,10 +10,10 @@ row's 4-byte offset, so its blocks close a little before NONE's would.
 from __future__ import annotations
 
 import struct
-from bisect import bisect_left
 
 from hsim.cell import KV_HEAD, TIMESTAMP_TYPE
 from hsim.engine.block import decode_cells
+from hsim.engine.block_seek import SeekableBlock
 from hsim.engine.encoding.data_block_encoder import BlockWriter, DataBlockEncoder
 
 _INT = struct.Struct(">i")
@@ -58,37 +58,10 @@ class RowIndexCodecV1(DataBlockEncoder):
         size = _INT.unpack_from(body, len(body) - 4)[0]
         return decode_cells(body[:size], include_tags, include_mvcc, plain)
 
-    def block(self, body, include_tags: bool, include_mvcc: bool) -> RowIndexBlock:
-        return RowIndexBlock(body, include_tags, include_mvcc)
-
-
-class RowIndexBlock:
-    """A cached ROW_INDEX_V1 block: RowIndexSeekerV1 bisects its row offsets."""
-
-    __slots__ = ("body", "size", "offsets", "include_tags", "include_mvcc")
-
-    def __init__(self, body, include_tags: bool, include_mvcc: bool):
-        self.body = body
-        self.size = size = _INT.unpack_from(body, len(body) - 4)[0]
+    def block(self, body, include_tags: bool, include_mvcc: bool) -> SeekableBlock:
+        """A cached block as RowIndexSeekerV1 reads it: the cells' bytes and the offset of
+        each row's first cell, bisected by row (block_seek.SeekableBlock, one offset a row)."""
+        size = _INT.unpack_from(body, len(body) - 4)[0]
         n = _INT.unpack_from(body, size)[0]
-        self.offsets = struct.unpack_from(">%di" % n, body, size + 4)
-        self.include_tags = include_tags
-        self.include_mvcc = include_mvcc
-
-    def _row_at(self, off: int) -> bytes:
-        body = self.body  # keylen:4 vallen:4 rowlen:2 row ...
-        return body[off + 10: off + 10 + (body[off + 8] << 8 | body[off + 9])]
-
-    def row_cells(self, row: bytes) -> tuple[list, bool]:
-        """The cells of `row`, and whether they run to the block's end."""
-        offs = self.offsets
-        n = len(offs)
-        i = bisect_left(offs, row, key=self._row_at)
-        if i == n or self._row_at(offs[i]) != row:
-            return [], i == n
-        end = offs[i + 1] if i + 1 < n else self.size
-        return (decode_cells(self.body[offs[i]:end], self.include_tags, self.include_mvcc),
-                i + 1 == n)
-
-    def cells(self) -> list:
-        return decode_cells(self.body[:self.size], self.include_tags, self.include_mvcc)
+        return SeekableBlock(body[:size], struct.unpack_from(">%di" % n, body, size + 4),
+                             include_tags, include_mvcc)
