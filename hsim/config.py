@@ -82,6 +82,12 @@ _RANGES = {
     "date_tiered_base_window_ms": _POSITIVE_LONG,
     "date_tiered_windows_per_tier": _POSITIVE_INT,
     "date_tiered_max_tier_age_ms": _LONG,
+    "balancer_period_ms": _POSITIVE_LONG,
+    "balancer_max_steps": _POSITIVE_LONG,
+    "normalizer_period_ms": _POSITIVE_LONG,
+    "normalizer_min_region_count": (-INT_MAX - 1, INT_MAX, "[]"),  # settled to >= 1
+    "normalizer_merge_min_region_age_days": (-INT_MAX - 1, INT_MAX, "[]"),  # settled to >= 0
+    "normalizer_merge_min_region_size_mb": (-LONG_MAX - 1, LONG_MAX, "[]"),  # settled to >= 0
 }
 
 
@@ -168,6 +174,18 @@ class Config:
     wal_max_logs: int = 32  # hbase.regionserver.maxlogs
     wal_async_flush_interval_ms: int = 1000  # hbase.regionserver.optionallogflushinterval
     wal_archive_ttl_ms: int = 600_000  # hbase.master.logcleaner.ttl (TimeToLiveLogCleaner)
+    # The region life cycle (hsim.regions.balancer, hsim.regions.normalizer): the master's
+    # load balancer, "stochastic" (StochasticLoadBalancer, HBase 2's default) or "simple"
+    # (SimpleLoadBalancer), run by its chore; the normalizer's chore and settings
+    balancer: str = "stochastic"  # hbase.master.loadbalancer.class
+    balancer_period_ms: int = 300_000  # hbase.balancer.period
+    balancer_max_steps: int = 1_000_000  # hbase.master.balancer.stochastic.maxSteps
+    normalizer_period_ms: int = 300_000  # hbase.normalizer.period
+    normalizer_split_enabled: bool = True  # hbase.normalizer.split.enabled
+    normalizer_merge_enabled: bool = True  # hbase.normalizer.merge.enabled
+    normalizer_min_region_count: int = 3  # hbase.normalizer.min.region.count
+    normalizer_merge_min_region_age_days: int = 3  # hbase.normalizer.merge.min_region_age.days
+    normalizer_merge_min_region_size_mb: int = 1  # hbase.normalizer.merge.min_region_size.mb
 
     def __post_init__(self):
         from hsim.errors import InvalidArgumentError
@@ -175,6 +193,7 @@ class Config:
         if self.flush_policy not in ("large_stores", "all_stores"):
             raise InvalidArgumentError(f"unknown flush_policy {self.flush_policy!r}")
         for name, allowed in (("compaction_policy", ("exploring", "ratio", "date_tiered", "fifo")),
+                              ("balancer", ("stochastic", "simple")),
                               ("date_tiered_window_policy", ("exploring", "ratio"))):
             if getattr(self, name) not in allowed:
                 raise InvalidArgumentError(f"unknown {name} {getattr(self, name)!r}; one of "
