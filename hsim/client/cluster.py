@@ -57,6 +57,7 @@ class Cluster:
             if store.max_time >= self.clock.now():
                 self.clock.set(store.max_time + 1)  # time never goes back across a restart
         self.master = Master(region_servers, self.config, self.clock)
+        self.master.seed = seed
         self.lock = threading.RLock()
         if data_dir is not None:
             store.restore(self.master)
@@ -69,7 +70,12 @@ class Cluster:
         """The time of the request starting now (call with the lock held): the clock moves
         once per request, unless this call is part of an enclosing request() (one Thrift call
         that runs several Table calls is still one RPC)."""
-        return self.clock.now() if self._request_depth else self.clock.tick()
+        if self._request_depth:
+            return self.clock.now()
+        now = self.clock.tick()
+        if now >= self.master.chores_due:  # the balancer and normalizer chores, on cluster time
+            self.master.run_chores(now)
+        return now
 
     def request(self) -> ContextManager[None]:
         """`with cluster.request():` one client request (a Thrift call, a shell statement):
