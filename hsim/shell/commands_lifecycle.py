@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+from hsim.errors import TableNotFoundError
 from hsim.shell.args import name_text
 from hsim.shell.registry import ShellArgumentError, command
 
@@ -65,7 +66,10 @@ def normalize(sh, *args):
             if name_text(k).upper() != "TABLE_NAME":
                 raise ShellArgumentError(f"Unknown normalize argument {name_text(k)}")
             table = name_text(v)
-    ran = sh.admin.normalize(table)
+    try:
+        ran = sh.admin.normalize(table)
+    except TableNotFoundError:
+        raise ShellArgumentError(f"Unknown table {table}!") from None
     sh.fmt.row([str(ran).lower()])
     return ran
 
