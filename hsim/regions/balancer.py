@@ -19,6 +19,7 @@ step bound stops it.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from dataclasses import dataclass, field
@@ -74,6 +75,12 @@ def array_cost(stats: list) -> float:
     return scale(math.sqrt(lo), hi, cost)
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def count_cost(counts: tuple) -> float:
+    """array_cost of whole counts (regions per server), which the walk meets again and again."""
+    return array_cost(counts)
+
+
 def region_figure(loads: list, how: str, i: int) -> float:
     """CostFromRegionLoadFunction (the mean of the remembered loads) or its AsRate form (the
     mean step between them; one load has no rate)."""
@@ -86,7 +93,7 @@ def region_figure(loads: list, how: str, i: int) -> float:
 
 class ClusterState:
     """BalancerClusterState: regions, their servers and tables, and per-server figures kept
-    current as the walk moves regions."""
+    current as the walk moves regions (each cost recomputed only where a move changed it)."""
 
     def __init__(self, servers: list, regions: list, tables: list, figures: list):
         self.servers = servers  # names
@@ -95,29 +102,38 @@ class ClusterState:
         self.figures = figures  # region index -> [figure per load function]
         self.initial = [0] * len(regions)
         self.num_tables = max(tables, default=-1) + 1
+        # the load functions some region has a figure for (the others cost 0 throughout)
+        self.live = [k for k in range(len(LOAD_FUNCTIONS)) if any(f[k] for f in figures)]
 
     def assign(self, assignment: list) -> None:
         self.initial = list(assignment)
         self.server_of = list(assignment)
         n = len(self.servers)
         self.per_server = [[] for _ in range(n)]
+        self.slot = [0] * len(assignment)  # region index -> its place in per_server
         self.table_counts = [[0] * n for _ in range(self.num_tables)]
         self.sums = [[0.0] * n for _ in LOAD_FUNCTIONS]
         self.moved = 0
         for r, s in enumerate(assignment):
             self._add(r, s)
+        self.table_costs = [count_cost(tuple(t)) for t in self.table_counts]
 
     def _add(self, r: int, s: int) -> None:
+        self.slot[r] = len(self.per_server[s])
         self.per_server[s].append(r)
         self.table_counts[self.table_of[r]][s] += 1
-        for k, f in enumerate(self.figures[r]):
-            self.sums[k][s] += f
+        for k in self.live:
+            self.sums[k][s] += self.figures[r][k]
 
     def _remove(self, r: int, s: int) -> None:
-        self.per_server[s].remove(r)
+        lst = self.per_server[s]
+        last = lst.pop()
+        if last != r:  # the last region takes r's place
+            lst[self.slot[r]] = last
+            self.slot[last] = self.slot[r]
         self.table_counts[self.table_of[r]][s] -= 1
-        for k, f in enumerate(self.figures[r]):
-            self.sums[k][s] -= f
+        for k in self.live:
+            self.sums[k][s] -= self.figures[r][k]
 
     def move(self, r: int, to: int) -> None:
         frm = self.server_of[r]
@@ -125,6 +141,8 @@ class ClusterState:
         self._add(r, to)
         self.server_of[r] = to
         self.moved += (to == self.initial[r]) * -1 + (frm == self.initial[r])
+        t = self.table_of[r]
+        self.table_costs[t] = count_cost(tuple(self.table_counts[t]))
 
     def costs(self) -> list:
         """Each cost function's scaled cost, in the order of `names()`."""
@@ -132,9 +150,9 @@ class ClusterState:
         max_moves = max(int(n_regions * MAX_MOVE_PERCENT), MAX_MOVES)
         move = 1_000_000.0 if self.moved > max_moves else \
             scale(0, min(n_regions, max_moves), self.moved)
-        out = [array_cost([len(p) for p in self.per_server]),
-               sum(array_cost(t) for t in self.table_counts), move]
-        return out + [array_cost(s) for s in self.sums]
+        out = [count_cost(tuple(map(len, self.per_server))), sum(self.table_costs), move]
+        return out + [array_cost(self.sums[k]) if k in self.live else 0.0
+                      for k in range(len(LOAD_FUNCTIONS))]
 
 
 def names() -> list:
