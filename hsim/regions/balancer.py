@@ -144,6 +144,18 @@ class ClusterState:
         t = self.table_of[r]
         self.table_costs[t] = count_cost(tuple(self.table_counts[t]))
 
+    def total(self) -> float:
+        """total(self.costs()), without the list: what each step of the walk compares."""
+        n_regions = len(self.regions)
+        max_moves = max(int(n_regions * MAX_MOVE_PERCENT), MAX_MOVES)
+        move = 1_000_000.0 if self.moved > max_moves else \
+            scale(0, min(n_regions, max_moves), self.moved)
+        t = (REGION_COUNT * count_cost(tuple(map(len, self.per_server)))
+             + TABLE_SKEW * sum(self.table_costs) + MOVE * move)
+        for k in self.live:
+            t += LOAD_FUNCTIONS[k][1] * array_cost(self.sums[k])
+        return t
+
     def costs(self) -> list:
         """Each cost function's scaled cost, in the order of `names()`."""
         n_regions = len(self.regions)
@@ -185,25 +197,25 @@ def walk(cs: ClusterState, rng: random.Random, max_steps: int) -> tuple[list, in
     current = total(costs)
     n = len(cs.servers)
     steps = min(max_steps, len(cs.regions) * STEPS_PER_REGION * n)
+    load_w, random_w = costs[0], sum(costs[1:])
     for _ in range(steps):
-        action = _next_action(cs, rng, costs)
+        action = _next_action(cs, rng, load_w, random_w)
         if action is None:
             continue
         undo = _apply(cs, action)
-        new = cs.costs()
-        cost = total(new)
+        cost = cs.total()
         if cost < current:
-            current, costs = cost, new
+            current = cost
+            costs = cs.costs()
+            load_w, random_w = costs[0], sum(costs[1:])
         else:
             _apply(cs, undo)
     return costs, steps
 
 
-def _next_action(cs: ClusterState, rng: random.Random, costs: list):
+def _next_action(cs: ClusterState, rng: random.Random, load_w: float, random_w: float):
     """A generator chosen by weight (RegionCountSkewCostFunction's cost weighs the
     LoadCandidateGenerator, the others the RandomCandidateGenerator), then its action."""
-    load_w = costs[0]
-    random_w = sum(costs[1:])
     pick_load = rng.random() * (load_w + random_w) < load_w if load_w + random_w > 0 else \
         rng.random() < 0.5
     n = len(cs.servers)
