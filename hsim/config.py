@@ -91,6 +91,12 @@ _RANGES = {
     "compaction_throughput_offpeak": _POSITIVE_LONG,
     "blocking_wait_ms": _LONG,
     "memstore_block_multiplier": _POSITIVE_LONG,
+    "balancer_period_ms": _POSITIVE_LONG,
+    "balancer_max_steps": _POSITIVE_LONG,
+    "normalizer_period_ms": _POSITIVE_LONG,
+    "normalizer_min_region_count": (-INT_MAX - 1, INT_MAX, "[]"),  # settled to >= 1
+    "normalizer_merge_min_region_age_days": (-INT_MAX - 1, INT_MAX, "[]"),  # settled to >= 0
+    "normalizer_merge_min_region_size_mb": (-LONG_MAX - 1, LONG_MAX, "[]"),  # settled to >= 0
 }
 
 
@@ -204,12 +210,25 @@ class Config:
     wal_max_logs: int = 32  # hbase.regionserver.maxlogs
     wal_async_flush_interval_ms: int = 1000  # hbase.regionserver.optionallogflushinterval
     wal_archive_ttl_ms: int = 600_000  # hbase.master.logcleaner.ttl (TimeToLiveLogCleaner)
+    # The region life cycle (hsim.regions.balancer, hsim.regions.normalizer): the master's
+    # load balancer, "stochastic" (StochasticLoadBalancer, HBase 2's default) or "simple"
+    # (SimpleLoadBalancer), run by its chore; the normalizer's chore and settings
+    balancer: str = "stochastic"  # hbase.master.loadbalancer.class
+    balancer_period_ms: int = 300_000  # hbase.balancer.period
+    balancer_max_steps: int = 1_000_000  # hbase.master.balancer.stochastic.maxSteps
+    normalizer_period_ms: int = 300_000  # hbase.normalizer.period
+    normalizer_split_enabled: bool = True  # hbase.normalizer.split.enabled
+    normalizer_merge_enabled: bool = True  # hbase.normalizer.merge.enabled
+    normalizer_min_region_count: int = 3  # hbase.normalizer.min.region.count
+    normalizer_merge_min_region_age_days: int = 3  # hbase.normalizer.merge.min_region_age.days
+    normalizer_merge_min_region_size_mb: int = 1  # hbase.normalizer.merge.min_region_size.mb
 
     def __post_init__(self):
         from hsim.errors import InvalidArgumentError
 
         for name, allowed in (("flush_policy", ("large_stores", "all_stores")),
                               ("compaction_policy", ("exploring", "ratio", "date_tiered", "fifo")),
+                              ("balancer", ("stochastic", "simple")),
                               ("date_tiered_window_policy", ("exploring", "ratio")),
                               ("hash_type", ("murmur", "murmur3")),
                               ("compaction_throughput_controller", ("no_limit", "pressure_aware"))):

@@ -244,3 +244,10 @@ class CorruptProcedureStoreError(HsimError):
 
     hbase_exception = ("org.apache.hadoop.hbase.procedure2.store.wal."
                        "CorruptedWALProcedureStoreException")
+
+
+class MergeRegionError(DoNotRetryError):
+    """A merge the master refuses: the same region twice, regions of two tables, regions not
+    adjacent (unless forcible), a region not online or still holding merge references."""
+
+    hbase_exception = "org.apache.hadoop.hbase.exceptions.MergeRegionException"

@@ -6,6 +6,7 @@ import json
 from dataclasses import asdict, dataclass, field
 
 from hsim.client import validation as v
+from hsim.client.admin_lifecycle import AdminLifecycle
 from hsim.errors import (ConstraintError, InvalidArgumentError, NamespaceExistError,
                          NamespaceNotFoundError, NoSuchColumnFamilyError)
 from hsim.metrics import printable_keys
@@ -79,9 +80,9 @@ def _family(name, options) -> tuple[bytes, ColumnFamily]:
     return fam, ColumnFamily.from_options(options)
 
 
-class Admin:
-    """HBase's Admin: tables and column families, enable/disable, flush, compact, split, move,
-    balance."""
+class Admin(AdminLifecycle):
+    """HBase's Admin: tables and column families, enable/disable, flush, compact, split, merge,
+    move, balance, normalize."""
 
     def __init__(self, cluster: Cluster):
         self.cluster = cluster
@@ -270,8 +271,12 @@ class Admin:
     def alter_table(self, name: str | bytes, **attributes: Any) -> None:
         """Table attributes: max_filesize, memstore_flush_size, split_policy, split_enabled,
         durability, key_prefix_length, key_prefix_delimiter, values (replaces the values map),
-        configuration (replaces the CONFIGURATION entries)."""
+        configuration (replaces the CONFIGURATION entries),
+        normalization_enabled (the NORMALIZATION_ENABLED value the normalizer reads)."""
         meta.refuse(_name(name))
+        normalize = attributes.pop("normalization_enabled", None)
+        if normalize is not None:
+            normalize = "true" if v.boolean(normalize, "normalization_enabled") else "false"
         checked = v.table_attributes(attributes)  # all checked before any is set
         if "values" in checked:
             from hsim import descriptor_attributes
@@ -283,6 +288,8 @@ class Admin:
             desc = self.master.table_state(_name(name)).descriptor
             for k, value in checked.items():
                 setattr(desc, k, value)
+            if normalize is not None:
+                desc.values["NORMALIZATION_ENABLED"] = normalize
 
     # --- regions -------------------------------------------------------------------------------
     def _regions_of(self, target) -> list:
@@ -356,9 +363,11 @@ class Admin:
             return done
 
     def balance(self) -> list:
-        """Run the balancer: move regions so servers hold even counts; returns the moves."""
+        """Run the balancer (Config.balancer: StochasticLoadBalancer by default) and carry out
+        its plan; returns the moves (region, from server, to server), none while the balancer
+        is switched off (balance_switch)."""
         with self.cluster.lock:
-            return self.master.balance()
+            return self.master.balance() if self.master.switch("balancer") else []
 
     def regions(self, name: str | bytes) -> list[RegionInfo]:
         """Every region of a table, in key order (RegionInfo records)."""

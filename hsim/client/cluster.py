@@ -57,6 +57,7 @@ class Cluster:
             if store.max_time >= self.clock.now():
                 self.clock.set(store.max_time + 1)  # time never goes back across a restart
         self.master = Master(region_servers, self.config, self.clock)
+        self.master.seed = seed
         self.lock = threading.RLock()
         if data_dir is not None:
             store.restore(self.master)
@@ -75,6 +76,8 @@ class Cluster:
         for srv in self.master.servers:  # prefetches whose delay has passed (PrefetchExecutor)
             if srv.block_cache.prefetches:
                 srv.block_cache.prefetches.run_due(now)
+        if now >= self.master.chores_due:  # the balancer and normalizer chores, on cluster time
+            self.master.run_chores(now)
         return now
 
     def request(self) -> ContextManager[None]:

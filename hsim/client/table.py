@@ -233,8 +233,9 @@ class Table:
         """One read-modify-write request (`op`: a RegionServer method) to the row's region, at
         the request's time."""
         durability = 0 if durability is None else parse_durability(durability)
+        now = self.cluster.tick()  # first: a chore due at this tick may move the region
         region = self._region(row)
-        return getattr(region.server, op)(region, row, *args, self.cluster.tick(), durability)
+        return getattr(region.server, op)(region, row, *args, now, durability)
 
     def check_and_put(self, row: bytes | str, column: bytes | str, value: bytes | str | None,
                       data: dict, timestamp: int | None = None,

@@ -101,6 +101,17 @@ class HFileReader:
 
     # --- load-on-open ---------------------------------------------------------------------------
 
+    @property
+    def block_cache(self):
+        """The block cache this file's blocks go to: its region's server's."""
+        return self._cache
+
+    @block_cache.setter
+    def block_cache(self, cache) -> None:
+        """The region opened on another server (a move, a recovery): read through its cache."""
+        self._cache = cache
+        self._data_cache = cache if self.family.block_cache else None
+
     def _walk_blocks(self) -> None:
         """Read every block header once: where the data blocks are, and the size of each kind."""
         data = self.data

@@ -23,10 +23,11 @@ from hsim.regions.table_state import TableState
 from hsim.regions.region import Region
 from hsim.regions.region_server import RegionServer
 from hsim.regions.router import RegionLocator
+from hsim.regions.master_lifecycle import Lifecycle
 from hsim.schema import ColumnFamily, TableDescriptor, validate_family_name
 
 
-class Master:
+class Master(Lifecycle):
     def __init__(self, region_servers: int, config, clock):
         if region_servers < 1:
             raise InvalidArgumentError("a cluster needs at least one region server")
@@ -42,6 +43,7 @@ class Master:
         self.request_log = None  # a RequestLog while one is recorded (Cluster.record_requests)
         self.namespaces = {"default", "hbase"}  # the namespace table (user tables: default)
         self.moves = 0
+        self.init_lifecycle(start)
         from hsim.regions.log_cleaner import LogCleaner
 
         self.log_cleaner = LogCleaner(config.wal_archive_ttl_ms)  # oldWALs
@@ -293,7 +295,7 @@ class Master:
                 d.check_split(now)
         return a, b
 
-    def balance(self) -> list:
+    def simple_balance(self) -> list:
         """SimpleLoadBalancer: even out region counts so every server holds floor(avg) or
         ceil(avg) regions. Moves are chosen deterministically (regions by name)."""
         servers = self.servers

@@ -136,6 +136,11 @@ def catalog_entries(region, state_time: int, enabled: bool) -> list:
             (INFO, b"sn", changed, _PUT, server.name.encode(), NO_TTL),
         ]
     out.append((INFO, b"state", changed, _PUT, b"OPEN" if enabled else b"CLOSED", NO_TTL))
+    parents = getattr(region, "merged_from", None)
+    if parents and region.has_references():  # MetaTableAccessor.addMergeRegions, until the
+        # CatalogJanitor finds the parents' files unreferenced
+        out += [(INFO, b"merge%04d" % i, opened, _PUT, region_info_bytes(p), NO_TTL)
+                for i, p in enumerate(parents)]
     return out
 
 

@@ -14,6 +14,7 @@ from hsim.shell import (  # noqa: F401
     commands_all,
     commands_ddl,
     commands_dml,
+    commands_lifecycle,
     commands_namespace,
     commands_regions,
     commands_tools,

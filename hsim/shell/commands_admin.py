@@ -2,9 +2,10 @@
 read-only commands (hbase-shell shell/commands/*.rb over hbase/admin.rb).
 
 The balancer switch is modelled: off, `balancer` moves nothing and prints false, as HBase's
-Admin.balance returns false. The other switches (catalog janitor, cleaner chore, normalizer,
-snapshot cleanup, split/merge, compactions) name machinery hsim does not model: they keep
-their state and answer as HBase does, and change nothing else."""
+Admin.balance returns false (the normalizer's is in commands_lifecycle). The other switches
+(catalog janitor, cleaner chore, snapshot cleanup, split/merge, compactions) name machinery
+hsim does not model: they keep their state and answer as HBase does, and change nothing
+else."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from hsim.shell.parser import to_text
 from hsim.shell.registry import SWITCH_ONLY, ShellArgumentError, command
 
 # the switches' initial states, as a fresh HBase 2 cluster has them
-_DEFAULTS = {"balancer": True, "normalizer": False, "catalogjanitor": True,
+_DEFAULTS = {"catalogjanitor": True,
              "cleaner_chore": True, "snapshot_cleanup": True, "SPLIT": True, "MERGE": True}
 
 
@@ -31,7 +32,11 @@ def _boolean(v) -> bool:
 
 
 def _switch(sh, name: str, value=None) -> bool:
-    """The switch's state before `value` is set (or its state, with no value)."""
+    """The switch's state before `value` is set (or its state, with no value). The balancer's
+    and the normalizer's are the master's (they stop its chores)."""
+    if name in ("balancer", "normalizer"):
+        with sh.cluster.lock:
+            return sh.cluster.master.switch(name, None if value is None else _boolean(value))
     state = sh.switches.get(name, _DEFAULTS[name])
     if value is not None:
         sh.switches[name] = _boolean(value)
@@ -99,7 +104,6 @@ Is the {what} on? (hsim keeps the switch's state; it has no {what}.)
 
 _register_switch("catalogjanitor", "catalog janitor", None)
 _register_switch("cleaner_chore", "cleaner chore", None)
-_register_switch("normalizer", "region normalizer", "normalizer")
 _register_switch("snapshot_cleanup", "snapshot auto-cleanup", "snapshot cleanup")
 
 
@@ -121,16 +125,6 @@ to clean: it returns true.
 """, status=SWITCH_ONLY)
 def cleaner_chore_run(sh):
     return True
-
-
-@command("normalize", "tools", """
-Runs the region normalizer. hsim has none: it prints false.
-
-  hbase> normalize
-""", status=SWITCH_ONLY)
-def normalize(sh, *args):
-    _row(sh, "false")
-    return False
 
 
 def _switch_type(v) -> str:

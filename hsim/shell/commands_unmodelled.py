@@ -12,9 +12,9 @@ _QUOTAS = "quotas"
 _ACL = "access control (HBase's AccessController)"
 _LABELS = "visibility labels (HBase's VisibilityController)"
 _RSGROUPS = "region server groups"
-_ASSIGN = "assigning and moving regions by hand (a later issue adds Admin.move)"
+_ASSIGN = "assigning and closing regions by hand (`move` moves one)"
 _DECOMMISSION = "decommissioning region servers"
-_RINGBUFFER = "the online slow log and the balancer's decision log"
+_RINGBUFFER = "the online slow log and the balancer's rejection log"
 
 # name -> (group, what HBase's command does, what hsim does not model)
 UNMODELLED = {
@@ -25,8 +25,6 @@ UNMODELLED = {
     "assign": ("tools", "Assigns a region", _ASSIGN),
     "unassign": ("tools", "Unassigns a region", _ASSIGN),
     "close_region": ("tools", "Closes a region", _ASSIGN),
-    "move": ("tools", "Moves a region to a server, or to a random one", _ASSIGN),
-    "merge_region": ("tools", "Merges adjacent regions", "region merges"),
     "decommission_regionservers": ("tools", "Marks region servers as decommissioned",
                                    _DECOMMISSION),
     "recommission_regionserver": ("tools", "Takes a region server out of decommission",
@@ -42,7 +40,6 @@ UNMODELLED = {
     "hbck_chore_run": ("tools", "Runs the HBCK chore", "HBCK"),
     "clear_compaction_queues": ("tools", "Clears a region server's compaction queues",
                                 "compaction queues (hsim compacts when asked, at once)"),
-    "get_balancer_decisions": ("tools", "Shows the balancer's recent decisions", _RINGBUFFER),
     "get_balancer_rejections": ("tools", "Shows the balancer's recent rejections", _RINGBUFFER),
     "get_slowlog_responses": ("tools", "Shows the slow RPCs", _RINGBUFFER),
     "get_largelog_responses": ("tools", "Shows the large RPCs", _RINGBUFFER),

@@ -36,8 +36,8 @@ from hsim.errors import (
 )
 from hsim.regions.wal_codec import MAGIC, read_wal_file
 from hsim.storage import fs, layout, procedures, region_chain
-from hsim.storage.disk_files import (TableOnDisk, open_hfile, read_file, reference, regioninfo,
-                                     wal_order)
+from hsim.storage.disk_files import (TableOnDisk, merge_parents, open_hfile, read_file,
+                                     reference, regioninfo, wal_order)
 from hsim.storage.dir_lock import LOCK_FILE, DirLock
 from hsim.storage.procedure_store import ProcedureStore
 from hsim.storage.layout import family_dir_name, table_dir, wal_dir, write_atomic
@@ -232,6 +232,8 @@ class DataDir:
                     # room for 2**20 files per store in between
                     store._file_counter = now << 20
                 r.set_block_cache(server.block_cache)
+                if ri.get("merged_from"):
+                    r.merged_from = merge_parents(t.desc, ri["merged_from"])
                 regions.append(r)
                 master.note_region_id(t.desc.name, r.region_id)
             master.tables[t.desc.name] = TableState(t.desc, t.enabled, RegionLocator(regions),

@@ -69,3 +69,13 @@ def wal_order(name: str):
         return (int(parts[-2]), int(parts[-1]))
     except (ValueError, IndexError):
         return (0, 0)
+
+
+def merge_parents(desc, saved: list) -> tuple:
+    """A merged region's parents as its .regioninfo keeps them: what hbase:meta's
+    info:merge000N columns show (their RegionInfo), no more."""
+    from types import SimpleNamespace
+
+    return tuple(SimpleNamespace(table=desc, start_key=bytes.fromhex(a),
+                                 end_key=bytes.fromhex(b), region_id=rid)
+                 for a, b, rid in saved)

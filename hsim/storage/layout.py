@@ -93,10 +93,16 @@ def decode_descriptor(data: bytes):
 
 
 def encode_regioninfo(region) -> bytes:
-    """RegionInfo: table, boundaries, region id; `split` (set later) marks a split parent."""
-    return encode_json({"table": region.table.name, "start_key": region.start_key,
-                        "end_key": region.end_key, "region_id": region.region_id,
-                        "encoded_name": region.encoded_name, "split": False})
+    """RegionInfo: table, boundaries, region id; `split` (set later) marks a retired split
+    or merge parent; `merged_from`, a merged region's parents."""
+    info = {"table": region.table.name, "start_key": region.start_key,
+            "end_key": region.end_key, "region_id": region.region_id,
+            "encoded_name": region.encoded_name, "split": False}
+    parents = getattr(region, "merged_from", None)
+    if parents:  # a merged region's parents, for hbase:meta's info:merge000N (hex keys)
+        info["merged_from"] = [[p.start_key.hex(), p.end_key.hex(), p.region_id]
+                               for p in parents]
+    return encode_json(info)
 
 
 def encode_reference(sf, parent: str) -> bytes:

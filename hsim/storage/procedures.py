@@ -3,13 +3,16 @@ journalled (hsim.storage.procedure_store) before the step is taken; and, at open
 of every procedure a crash left unfinished.
 
 Each runs HBase's states (CreateTableProcedure, DeleteTableProcedure, TruncateTableProcedure,
-SplitTableRegionProcedure; the states with no file to change in hsim are journalled all the
-same, so the journal reads as HBase's). A reopened directory rolls a procedure forward from
-its last state, as a restarted HBase master resumes it, except a split that had not reached
+SplitTableRegionProcedure, MergeTableRegionsProcedure; the states with no file to change in
+hsim are journalled all the same, so the journal reads as HBase's). A reopened directory
+rolls a procedure forward from its last state, as a restarted HBase master resumes it,
+except a split that had not reached
 SPLIT_TABLE_REGION_UPDATE_META (its point of no return): that one is rolled back, its
 daughters' directories removed and the parent left live, as SplitTableRegionProcedure
 .rollbackState does. So a split's daughters are live only once the parent's retirement is
-recorded, and the parent's files go only after that.
+recorded, and the parent's files go only after that. A merge is journalled alike: rolled back
+before MERGE_TABLE_REGIONS_UPDATE_META (the merged region's directory removed, the parents
+live), rolled forward after it.
 
 A region or table directory is removed by renaming it into .tmp first (then deleting it), so a
 crash never leaves half a region directory where the next open would read it.
@@ -33,8 +36,10 @@ TRUNCATE = ("TRUNCATE_TABLE_PRE_OPERATION", "TRUNCATE_TABLE_REMOVE_FROM_META",
             "TRUNCATE_TABLE_ADD_TO_META", "TRUNCATE_TABLE_POST_OPERATION")
 SPLIT = ("SPLIT_TABLE_REGION_PREPARE", "SPLIT_TABLE_REGION_CREATE_DAUGHTER_REGIONS",
          "SPLIT_TABLE_REGION_UPDATE_META", "SPLIT_TABLE_REGION_POST_OPERATION")
+MERGE = ("MERGE_TABLE_REGIONS_PREPARE", "MERGE_TABLE_REGIONS_CREATE_MERGED_REGION",
+         "MERGE_TABLE_REGIONS_UPDATE_META", "MERGE_TABLE_REGIONS_POST_OPERATION")
 STATES = {"CreateTable": CREATE, "DeleteTable": DELETE, "TruncateTable": TRUNCATE,
-          "SplitTableRegion": SPLIT}
+          "SplitTableRegion": SPLIT, "MergeTableRegions": MERGE}
 
 
 def finished(proc) -> bool:
@@ -57,6 +62,8 @@ def run(dd, master) -> None:
             _truncate(dd, st, op[2], op[3])
         elif kind == "SplitTableRegion":
             _split(dd, name, op[2], op[3])
+        elif kind == "MergeTableRegions":
+            _merge(dd, name, op[2], op[3])
     if ops:
         dd.procedures.clear()
 
@@ -119,6 +126,24 @@ def _split(dd, name: str, daughters, parent) -> None:
     _mark_split(os.path.join(tdir, parent.encoded_name))
     dd._regions[os.path.join(tdir, parent.encoded_name)] = "split"
     store.update(proc, SPLIT[3])
+
+
+def _merge(dd, name: str, merged, parents) -> None:
+    """MergeTableRegionsProcedure's files: the merged region's directory with its references
+    to every parent's files, then (the point of no return, UPDATE_META) the parents retired,
+    kept on disk while the references read them."""
+    store = dd.procedures
+    proc = store.start("MergeTableRegions", MERGE[0], {
+        "table": name, "parents": [p.encoded_name for p in parents],
+        "merged": merged.encoded_name})
+    tdir = table_dir(dd.root, name)
+    store.update(proc, MERGE[1])
+    _write_region(dd, tdir, merged, with_files=True)
+    store.update(proc, MERGE[2])
+    for p in parents:
+        _mark_split(os.path.join(tdir, p.encoded_name))
+        dd._regions[os.path.join(tdir, p.encoded_name)] = "split"
+    store.update(proc, MERGE[3])
 
 
 # --- the steps -----------------------------------------------------------------------------------
@@ -201,7 +226,15 @@ def recover(root: str, procs: list) -> list:
             done.append(f"rolled back {proc.type} {proc.proc_id} of {data['table']} "
                         f"(from {proc.state}): region {data['parent']} stays")
             continue
-        if proc.type == "SplitTableRegion":
+        if proc.type == "MergeTableRegions" and step < MERGE.index(MERGE[2]):
+            remove_dir(root, os.path.join(tdir, data["merged"]))
+            done.append(f"rolled back {proc.type} {proc.proc_id} of {data['table']} "
+                        f"(from {proc.state}): regions {', '.join(data['parents'])} stay")
+            continue
+        if proc.type == "MergeTableRegions":
+            for p in data["parents"]:
+                _mark_split(os.path.join(tdir, p))
+        elif proc.type == "SplitTableRegion":
             _mark_split(os.path.join(tdir, data["parent"]))
         elif proc.type == "DeleteTable":
             remove_dir(root, tdir)

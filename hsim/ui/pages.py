@@ -18,8 +18,15 @@ def master_status(cluster) -> dict:
         t = tables.setdefault(r.table, {"name": r.table, "regions": 0, "requests": 0})
         t["regions"] += 1
         t["requests"] += r.read_requests + r.write_requests
+    master = cluster.master
+    balancer = {"stochastic": "StochasticLoadBalancer", "simple": "SimpleLoadBalancer"}
     return {"servers": m.servers, "tables": sorted(tables.values(), key=lambda t: t["name"]),
-            "now": cluster.clock.now(), "total_requests": m.total_requests}
+            "now": cluster.clock.now(), "total_requests": m.total_requests,
+            "lifecycle": {"balancer": balancer[cluster.config.balancer],
+                          "balancer_on": master.switches["balancer"],
+                          "normalizer_on": master.switches["normalizer"],
+                          "splits": master.splits, "merges": master.merges,
+                          "moves": master.moves}}
 
 
 def table(cluster, name: str) -> dict:
@@ -64,7 +71,9 @@ def region(cluster, encoded: str) -> dict:
                 "start": _key(r.start_key), "end": _key(r.end_key),
                 "server": r.server.name if r.server else "",
                 "reads": r.read_requests, "writes": r.write_requests,
-                "memstore": r.memstore_heap, "stores": stores}
+                "memstore": r.memstore_heap, "stores": stores,
+                "merged_from": [p.encoded_name for p in getattr(r, "merged_from", ())
+                                if r.has_references() and hasattr(p, "encoded_name")]}
 
 
 def store_file(cluster, name: str) -> dict:

@@ -471,10 +471,7 @@ class Model:
 
     def major_compact(self, now: int) -> None:
         for region in self.regions:
-            for fam, store in region.stores.items():
-                self.drop_expired_files(region, fam, now)
-                if store.files:
-                    self.compact(region, fam, 0, len(store.files), now)
+            self.major_compact_region(region, now)
 
     def split(self, point: bytes, now: int) -> None:
         """Flush the region holding `point`, give each daughter its half of every file (with
@@ -495,6 +492,25 @@ class Model:
             halves.append(daughter)
         i = self.regions.index(parent)
         self.regions[i:i + 1] = halves
+
+    def merge(self, first: MRegion, second: MRegion, now: int) -> MRegion:
+        """MergeTableRegionsProcedure: both regions flush as they close; the merged region
+        reads every file of both through references (whole files: a parent's file holds only
+        its rows) until a compaction rewrites them."""
+        self.flush_region(first, now)
+        self.flush_region(second, now)
+        merged = MRegion(first.start, second.end, {
+            f: MStore(files=first.stores[f].files + second.stores[f].files)
+            for f in first.stores})
+        i = self.regions.index(first)
+        self.regions[i:i + 2] = [merged]
+        return merged
+
+    def major_compact_region(self, region: MRegion, now: int) -> None:
+        for fam, store in region.stores.items():
+            self.drop_expired_files(region, fam, now)
+            if store.files:
+                self.compact(region, fam, 0, len(store.files), now)
 
     def alter(self, family: bytes, schema: Schema) -> None:
         self.schema[family] = schema

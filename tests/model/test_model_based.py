@@ -1,17 +1,21 @@
 """Model-based tests: random sequences of puts (explicit and clock timestamps, cell TTLs), the
 four delete kinds (and "delete the latest version"), increments, appends and check-and-puts,
-flushes, minor and major compactions, clock moves, splits and schema changes run against hsim
-and against the reference model in hbase_model.py, with VERSIONS, MIN_VERSIONS, TTL,
-KEEP_DELETED_CELLS and the bloom type drawn per example; after every step hsim's reads (plain,
-all versions, raw, explicit columns) equal the model's: nothing lost, nothing resurrected.
+flushes, minor and major compactions, clock moves, splits, merges, moves, balancer runs and
+schema changes run against hsim and against the reference model in hbase_model.py, with
+VERSIONS, MIN_VERSIONS, TTL, KEEP_DELETED_CELLS and the bloom type drawn per example; after
+every step hsim's reads (plain, all versions, raw, explicit columns) equal the model's and
+check_invariants() holds: nothing lost, nothing resurrected.
 
 The model mirrors hsim's physical history where HBase's answers depend on it. Flushes are the
 cluster's own (an explicit `admin.flush`, or the automatic flush of a small Config's flush size,
 observed through each store's flush counter); a minor compaction is a store-level compaction of
 a contiguous run of files the test picks, since which files HBase's policy would pick is a
 matter for the policy's own tests; a major compaction is `admin.major_compact`; a split is
-`admin.split` at a row, with the daughters' compactions of their references. Automatic
-compactions and splits are held off by the Config so that every rewrite is one the model knows.
+`admin.split` at a row, with the daughters' compactions of their references; a merge is
+`admin.merge_regions` of two adjacent regions, read through its references, then major-compacted;
+a move (`admin.move`) and a balancer run (`admin.balance`, two servers) flush what they close.
+Automatic compactions, splits and the balancer and normalizer chores are held off by the Config
+so that every rewrite is one the model knows.
 
 Corners left out, and why:
 - Puts with an empty qualifier: that column also holds the family markers, and whether a
@@ -113,7 +117,10 @@ def semantics_machine(rows: list, families: list, split_points: list):
                 compaction_max_files=1000, blocking_store_files=100000,
                 major_compaction_period_ms=0, split_policy="ConstantSizeRegionSplitPolicy",
                 region_max_filesize=1 << 50)
-            self.cluster = hsim.Cluster(config=config, clock=hsim.ManualClock(START_CLOCK))
+            # two servers for moves and balancer runs; the chores wait for the rules to ask
+            config = config.replace(balancer_period_ms=1 << 50, normalizer_period_ms=1 << 50)
+            self.cluster = hsim.Cluster(config=config, clock=hsim.ManualClock(START_CLOCK),
+                                        region_servers=2)
             self.bloom = bloom
             self.encoding = encoding
             self.cluster.admin.create_table(
@@ -316,6 +323,46 @@ def semantics_machine(rows: list, families: list, split_points: list):
                 for fam, store in r.stores.items():
                     assert not store.has_references(), "a daughter kept its references"
                     self.flushes[(r.encoded_name, fam)] = store.counters.flushes
+
+        @rule(data=st.data())
+        def merge(self, data):
+            """Merge two adjacent regions: every row reads the same through the merged
+            region's references, and after the major compaction that rewrites them."""
+            regions = self._regions()
+            if len(regions) < 2:
+                return
+            i = data.draw(st.integers(0, len(regions) - 2))
+            a, b = regions[i], regions[i + 1]
+            merged = self.cluster.admin.merge_regions(b.encoded_name, a.name)
+            m = self.model.merge(self.model.regions[i], self.model.regions[i + 1], self.now)
+            self.cluster.check_invariants()
+            region = self._regions()[i]
+            assert region.name == merged and region.merged_from == (a, b)
+            self.same_answers()
+            self.cluster.admin.major_compact(merged)
+            self.model.major_compact_region(m, self.now)
+            assert not region.has_references(), "the merged region kept its references"
+
+        @rule(data=st.data())
+        def move(self, data):
+            """Move a region to the other server: it flushes as it closes."""
+            regions = self._regions()
+            i = data.draw(st.integers(0, len(regions) - 1))
+            region = regions[i]
+            src = region.server
+            self.cluster.admin.move(region.encoded_name)
+            assert region.server is not src
+            self.model.flush_region(self.model.regions[i], self.now)
+            self._observe_flushes()
+
+        @rule()
+        def balance(self):
+            """A StochasticLoadBalancer run: each region it moves flushes."""
+            moved = {name for name, _, _ in self.cluster.admin.balance()}
+            for region, mregion in zip(self._regions(), self.model.regions):
+                if region.name in moved:
+                    self.model.flush_region(mregion, self.now)
+            self._observe_flushes()
 
         @rule(fam=st.sampled_from(families), schema=schemas())
         def alter_family(self, fam, schema):

@@ -115,9 +115,9 @@ def test_show_filters_and_procedures_and_security(sh):
 
 def test_not_modelled_commands_say_so_and_change_nothing(sh):
     sh("create 't', 'f'")
-    assert sh("move 'abc'") == err(
-        "move", "move: hsim does not model assigning and moving regions by hand (a later issue "
-                "adds Admin.move)")
+    assert sh("assign 'abc'") == err(
+        "assign", "assign: hsim does not model assigning and closing regions by hand (`move` "
+                  "moves one)")
     assert sh("snapshot 't', 's1'") == err(
         "snapshot", "snapshot: hsim does not model snapshots (a later issue adds them)")
     assert sh("t = get_table 't'\nt.snapshot 's1'").endswith(err(
@@ -152,7 +152,7 @@ def test_switch_argument_types(sh):
                                "org.apache.hadoop.hbase.client.MasterSwitchType.SPLITS")
     assert sh("catalogjanitor_run") == TOOK + "=> 0\n"
     assert sh("cleaner_chore_run") == TOOK + "=> true\n"
-    assert sh("normalize") == "false\n" + TOOK + "=> false\n"
+    assert sh("normalize") == "true\n" + TOOK + "=> true\n"  # the normalizer is on
 
 
 def test_server_tools_and_dead_servers():

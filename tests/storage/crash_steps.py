@@ -1,8 +1,8 @@
-"""Crash injection at step k of a DDL operation or a split: every call that changes the disk
-(os.write, os.replace, os.rename, os.remove, os.unlink, os.rmdir) is a step; the crash comes
-just before step k is taken. `run_op` injects it in this process (an exception that unwinds,
-then what SIGKILL leaves: open files closed, the lock dropped); `CHILD` is the same op in a
-child process that SIGKILLs itself at step k."""
+"""Crash injection at step k of a DDL operation, a split or a merge: every call that changes
+the disk (os.write, os.replace, os.rename, os.remove, os.unlink, os.rmdir) is a step; the
+crash comes just before step k is taken. `run_op` injects it in this process (an exception
+that unwinds, then what SIGKILL leaves: open files closed, the lock dropped); `CHILD` is the
+same op in a child process that SIGKILLs itself at step k."""
 
 import contextlib
 import os
@@ -12,7 +12,7 @@ import hsim
 STEP_CALLS = ("write", "replace", "rename", "remove", "unlink", "rmdir")
 CFG = dict(memstore_flush_size=64 * 1024)
 ROWS = [b"r%04d" % i for i in range(120)]
-OPS = ("create", "delete", "truncate", "split")
+OPS = ("create", "delete", "truncate", "split", "merge")
 
 
 class Killed(BaseException):
@@ -69,6 +69,9 @@ def do(c, op: str) -> None:
         c.admin.delete_table("t")
     elif op == "truncate":
         c.admin.truncate_table("t")
+    elif op == "merge":
+        a, b = c.admin.regions("t")
+        c.admin.merge_regions(a.encoded_name, b.encoded_name)
     else:
         c.admin.split("t", b"r0060")
 
@@ -97,6 +100,9 @@ def check(c, op: str) -> str:
     if op == "split":
         assert _all_rows(c, "t") == want
         return "done" if len(c.master.tables["t"].locator.regions) == 3 else "undone"
+    if op == "merge":
+        assert _all_rows(c, "t") == want
+        return "done" if len(c.master.tables["t"].locator.regions) == 1 else "undone"
     if op == "delete" and "t" not in tables:
         return "done"
     if not c.admin.is_table_enabled("t"):

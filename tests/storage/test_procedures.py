@@ -1,7 +1,7 @@
-"""DDL and splits are crash-safe (hsim.storage.procedures): a crash at any step of create,
-delete, truncate or split reopens with every acknowledged row readable by Get and Scan, the
-regions tiling every table, and the operation wholly done or wholly undone; a directory whose
-regions do not tile a table is refused, never served."""
+"""DDL, splits and merges are crash-safe (hsim.storage.procedures): a crash at any step of
+create, delete, truncate, split or merge reopens with every acknowledged row readable by Get
+and Scan, the regions tiling every table, and the operation wholly done or wholly undone; a
+directory whose regions do not tile a table is refused, never served."""
 
 import os
 import signal
@@ -47,6 +47,37 @@ def test_a_split_crashed_before_its_point_of_no_return_is_undone_and_after_it_do
     assert _outcome(tmp_path / "b", "split", ponr + 1) == "done"
 
 
+def test_a_merge_crashed_before_its_point_of_no_return_is_undone_and_after_it_done(tmp_path):
+    ponr = cs.step_of("merge", b"MERGE_TABLE_REGIONS_UPDATE_META", tmp_path / "probe")
+    assert _outcome(tmp_path / "a", "merge", ponr) == "undone"
+    with cs.open_cluster(tmp_path / "a") as c:
+        live = {r.encoded_name for r in c.master.tables["t"].locator.regions}
+    assert {d for d in os.listdir(tmp_path / "a/data/default/t") if not d.startswith(".")} \
+        == live  # the merged region's directory is gone, the parents are live
+    assert _outcome(tmp_path / "b", "merge", ponr + 1) == "done"
+
+
+def test_a_merged_region_survives_a_restart_with_its_references_and_catalog_row(tmp_path):
+    with cs.open_cluster(tmp_path) as c:
+        cs.setup(c, "merge")
+        cs.do(c, "merge")
+        merged = c.master.tables["t"].locator.regions[0]
+        refs = sorted(sf.name for s in merged.stores.values() for sf in s.files)
+    with cs.open_cluster(tmp_path) as c:
+        assert cs.check(c, "merge") == "done"
+        region = c.master.tables["t"].locator.regions[0]
+        assert region.name == merged.name
+        assert sorted(sf.name for s in region.stores.values() for sf in s.files) == refs
+        row = c.table("hbase:meta").get(merged.name.encode())
+        assert [x.qualifier for x in row][:2] == [b"merge0000", b"merge0001"]
+        c.admin.major_compact("t")
+    with cs.open_cluster(tmp_path) as c:
+        assert cs.check(c, "merge") == "done"
+        assert not c.master.tables["t"].locator.regions[0].has_references()
+        assert sorted(d for d in os.listdir(tmp_path / "data/default/t")
+                      if not d.startswith(".")) == [merged.encoded_name]  # parents gone
+
+
 def test_a_real_sigkill_mid_split_keeps_every_row(tmp_path):
     ponr = _ponr(tmp_path)
     assert _sigkill(tmp_path / "run", "split", ponr) == "killed"
@@ -78,7 +109,9 @@ def test_sigkill_at_every_step(tmp_path, op):
     # undone only before the journal's first record (or, for a split, its point of no return)
     first_done = outcomes.index("done")
     assert outcomes == ["undone"] * first_done + ["done"] * (len(outcomes) - first_done)
-    assert first_done == (_ponr(tmp_path) if op == "split" else 1)
+    ponr = {"split": _ponr(tmp_path), "merge": cs.step_of(
+        "merge", b"MERGE_TABLE_REGIONS_UPDATE_META", tmp_path / "probe-merge")}
+    assert first_done == ponr.get(op, 1)
 
 
 @pytest.mark.slow

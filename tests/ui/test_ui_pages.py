@@ -221,3 +221,20 @@ def test_a_bug_in_a_page_answers_500_naming_it(served, monkeypatch):
         _get(ui.url + "master-status")
     assert e.value.code == 500
     assert "internal error: RuntimeError: boom" in e.value.read().decode()
+
+
+def test_the_pages_follow_merges_and_moves(served):
+    cluster, ui = served
+    a, b = cluster.admin.regions("t")
+    merged = cluster.admin.merge_regions(a.encoded_name, b.encoded_name)
+    enc = merged.rstrip(".").rsplit(".", 1)[-1]
+    _, html = _get(ui.url + "master-status")
+    assert "Load balancer: StochasticLoadBalancer (on); region normalizer on; 0 splits, " \
+           "1 merges, 0 moves." in html
+    _, html = _get(ui.url + "table.jsp?name=t")
+    assert f'region.jsp?name={enc}"' in html and a.encoded_name not in html
+    _, html = _get(ui.url + f"region.jsp?name={enc}")
+    assert f"Merged from {a.encoded_name}, {b.encoded_name}" in html
+    cluster.admin.major_compact(merged)
+    _, html = _get(ui.url + f"region.jsp?name={enc}")
+    assert "Merged from" not in html
