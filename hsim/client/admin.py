@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import asdict, dataclass, field
 
 from hsim.client import validation as v
@@ -345,6 +346,16 @@ class Admin:
                     if p is not None and r.valid_split_row(p):
                         done |= self.master.split_region(r, p, now) is not None
             return done
+
+    def bulk_load(self, name: str | bytes, directory: "str | os.PathLike") -> int:
+        """completebulkload: move the HFiles under `directory`/<family>/ into the table's
+        stores (split at region boundaries first; all or nothing). Returns the files loaded
+        (docs/bulk-load.md)."""
+        from hsim.client.bulk_load import bulk_load
+
+        with self.cluster.lock:
+            return bulk_load(self.master, _name(name), os.fspath(directory),
+                             self.cluster.clock.now())
 
     def balance(self) -> list:
         """Run the balancer: move regions so servers hold even counts; returns the moves."""

@@ -129,7 +129,7 @@ def vint_size(i: int) -> int:
 
 
 def decode_cells(buf: bytes, include_tags: bool, include_mvcc: bool,
-                 plain: bool = False) -> list:
+                 plain: bool = False, seq_reset: int = 0) -> list:
     """All cells of an uncompressed data block body, in order (NoneEncoder layout).
 
     This is the read hot path: one struct unpack for the lengths and one for ts/type, slices
@@ -137,7 +137,8 @@ def decode_cells(buf: bytes, include_tags: bool, include_mvcc: bool,
     qualifier, -ts, -type, -seq, value, ttl). An HFile holds one family, so the family bytes
     are sliced once and shared by every cell. `plain` gives the field tuples themselves, as
     the MemStore holds cells: a compaction, which never hands its cells out, saves a copy
-    per cell (a fifth of the decoding)."""
+    per cell (a fifth of the decoding). `seq_reset`: a bulk-loaded file's sequence id, which
+    every cell takes (StoreFileScanner's reset of a bulk-loaded file's cells)."""
     out = []
     append = out.append
     unpack_lens = KV_HEAD.unpack_from
@@ -179,6 +180,8 @@ def decode_cells(buf: bytes, include_tags: bool, include_mvcc: bool,
                 nxt += n
             else:
                 seq, nxt = read_vlong(buf, nxt)
+        if seq_reset:
+            seq = seq_reset
         t = (buf[pos + 10 : p], fam, buf[p + 1 + flen : kend - 9], -ts, -code, -seq,
              buf[kend:vend], ttl)
         append(t if plain else _new(Cell, t))

@@ -130,6 +130,15 @@ class HFileReader:
         _, info_body = read_block(data, t.file_info_offset, self._decompress)
         info = self.file_info = parse_file_info(info_body)
         self.max_seq_id = fi.get_long(info, fi.MAX_SEQ_ID_KEY, 0)
+        # HStoreFile.open: a bulk-loaded file (BULKLOAD_TIME_KEY in its file info, or a name
+        # with SeqId_) takes the sequence id its load gave it, from its name.
+        self.bulk_loaded = fi.BULKLOAD_TIME_KEY in info or "SeqId_" in self.name
+        if self.bulk_loaded and fi.bulk_load_seq_id(self.name) is not None:
+            self.max_seq_id = fi.bulk_load_seq_id(self.name)
+        self._seq_reset = self.max_seq_id if self.bulk_loaded else 0
+        # Bytes.toBoolean: HFileOutputFormat2's compaction.exclude (SortedCompactionPolicy)
+        self.exclude_from_minor = info.get(fi.EXCLUDE_FROM_MINOR_COMPACTION_KEY,
+                                           b"\x00")[:1] not in (b"", b"\x00")
         self.is_major = info.get(fi.MAJOR_COMPACTION_KEY, b"\x00") != b"\x00"
         self.create_time = fi.get_long(info, fi.CREATE_TIME_TS, 0)
         self.earliest_put_ts = fi.get_long(info, fi.EARLIEST_PUT_TS, LATEST_TIMESTAMP)
@@ -173,7 +182,8 @@ class HFileReader:
         _, body = read_block(self.data, self._offsets[i], self._decompress)
         offsets = self._cell_offsets.get(self._offsets[i])
         if offsets is None:
-            value = decode_cells(body, self.include_tags, self.include_mvcc)
+            value = decode_cells(body, self.include_tags, self.include_mvcc,
+                                 seq_reset=self._seq_reset)
         else:
             value = SeekableBlock(body, offsets, self.include_tags, self.include_mvcc)
         io.blocks_read += 1
@@ -443,14 +453,16 @@ class HFileReader:
         tuples (see decode_cells)."""
         for off in self._offsets:
             _, body = read_block(self.data, off, self._decompress)
-            yield from decode_cells(body, self.include_tags, self.include_mvcc, plain)
+            yield from decode_cells(body, self.include_tags, self.include_mvcc, plain,
+                                    self._seq_reset)
 
     def blocks(self) -> list[BlockRecord]:
         """The data blocks: offset, sizes, first cell and cell count."""
         out = []
         for off, size, body_size in zip(self._offsets, self._on_disk, self._uncompressed):
             _, body = read_block(self.data, off, self._decompress)
-            cells = decode_cells(body, self.include_tags, self.include_mvcc)
+            cells = decode_cells(body, self.include_tags, self.include_mvcc,
+                                 seq_reset=self._seq_reset)
             out.append(BlockRecord(off, blk.DATA.decode(), size, body_size,
                                    cells[0] if cells else None, len(cells)))
         return out

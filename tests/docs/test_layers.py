@@ -19,7 +19,7 @@ LAYERS = [
     ("filters", ["hsim.filters"]),
     ("engine", ["hsim.engine"]),
     ("regions", ["hsim.regions", "hsim.storage"]),
-    ("client", ["hsim.client"]),
+    ("client", ["hsim.client", "hsim.bulk"]),  # hsim.bulk: partitions by region
     ("designs and views", ["hsim.workloads", "hsim.inspect"]),
     ("what users run", ["hsim.scenario", "hsim.shell", "hsim.thrift", "hsim.ui", "hsim.cli"]),
     ("front door", ["hsim", "hsim.__main__", "hsim.happybase", "hsim.pytest_plugin"]),
