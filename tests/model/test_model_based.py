@@ -24,6 +24,9 @@ Corners left out, and why:
 
 from __future__ import annotations
 
+import shutil
+import tempfile
+
 import hypothesis.strategies as st
 from hbase_model import DELETE, DELETE_COLUMN, DELETE_FAMILY, DELETE_FAMILY_VERSION, LATEST, PUT
 from hbase_model import Model, Schema
@@ -31,6 +34,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 import hsim
+import hsim.bulk
 import pytest
 
 pytestmark = pytest.mark.slow  # hypothesis state machines and long property runs
@@ -260,6 +264,25 @@ def semantics_machine(rows: list, families: list, split_points: list):
                     b.delete_column(row, col)
 
             self._mutate(row, [(fam, q, None, DELETE, b"", None)] * 2, apply)
+
+        @rule(cells=st.lists(st.tuples(st.sampled_from(rows), st.sampled_from(families),
+                                       st.sampled_from(QUALIFIERS), ts_steps_or_now),
+                             min_size=1, max_size=4, unique_by=lambda c: c[:3]))
+        def bulk_load(self, cells):
+            """write_hfiles + Admin.bulk_load: files straight into the stores."""
+            loaded = []
+            for row, fam, q, ts in cells:
+                self.values += 1
+                loaded.append((row, fam, q, self.now if ts is None else self._ts(ts),
+                               b"v%d" % self.values))
+            out = tempfile.mkdtemp()
+            try:
+                hsim.bulk.write_hfiles(self.table, loaded, out)
+                self.cluster.admin.bulk_load("t", out)
+            finally:
+                shutil.rmtree(out)
+            self.model.bulk_load(loaded, self.now)
+            self._observe_flushes()
 
         # --- flush, compaction, time, split, schema ----------------------------------------------
         @rule()
