@@ -6,6 +6,7 @@
     hsim serve ...             -> hsim.thrift.serve
     hsim shell [script]        -> hsim.shell.main
     hsim ui ...                -> hsim.ui.cli
+    hsim bulkload DIR TABLE    -> hsim.bulkload_cli (also `completebulkload`)
     hsim --version             -> prints hsim's version
 """
 
@@ -24,6 +25,8 @@ _COMMANDS = {
     "serve": ("hsim.thrift.serve", "main", "serve the HBase Thrift-1 API on a port"),
     "shell": ("hsim.shell.main", "main", "an HBase shell on an in-process cluster"),
     "ui": ("hsim.ui.cli", "main", "the web UI (Master/RegionServer pages) on a cluster"),
+    "bulkload": ("hsim.bulkload_cli", "main", "load a directory of HFiles into a table"),
+    "completebulkload": ("hsim.bulkload_cli", "main", "the same as bulkload (HBase's name)"),
 }
 
 

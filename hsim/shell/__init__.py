@@ -12,6 +12,7 @@ manual clock, plus views inside the engine (`regions`, `store`, `hfile`, `explai
 from hsim.shell import (  # noqa: F401
     commands_admin,
     commands_all,
+    commands_bulk,
     commands_ddl,
     commands_dml,
     commands_namespace,

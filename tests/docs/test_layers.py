@@ -21,7 +21,8 @@ LAYERS = [
     ("regions", ["hsim.regions", "hsim.storage"]),
     ("client", ["hsim.client", "hsim.bulk"]),  # hsim.bulk: partitions by region
     ("designs and views", ["hsim.workloads", "hsim.inspect"]),
-    ("what users run", ["hsim.scenario", "hsim.shell", "hsim.thrift", "hsim.ui", "hsim.cli"]),
+    ("what users run", ["hsim.scenario", "hsim.shell", "hsim.thrift", "hsim.ui", "hsim.cli",
+                         "hsim.bulkload_cli"]),
     ("front door", ["hsim", "hsim.__main__", "hsim.happybase", "hsim.pytest_plugin"]),
 ]
 RANK = {name: rank for rank, (_, names) in enumerate(LAYERS) for name in names}
