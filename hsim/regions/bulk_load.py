@@ -7,7 +7,9 @@ takes a new sequence id, so the loaded cells sort above every edit before them, 
 is renamed `<name>_SeqId_<id>_` (HStore.bulkLoadHFile), the name a restart reads the id from.
 `prepare` writes the files durably, `commit` adds them to their stores: a caller loading
 into several regions prepares all of them first, so a refused write leaves every store as
-it was. (HBase also writes a BULK_LOAD marker to the WAL for replication; hsim does not
+it was. A recorded request log counts the files' bytes as the region's server writing them
+(a copy; HBase renames a file whose staging directory shares the store's file system, which
+costs less). (HBase also writes a BULK_LOAD marker to the WAL for replication; hsim does not
 model replication and writes none.)
 """
 
@@ -58,6 +60,9 @@ def prepare(region, files: list, now: int) -> list:
                 raise DiskIOError(f"bulk load into {region.name} could not write {name}, "
                                   f"nothing was loaded: {e}") from None
         out.append((store, sf))
+    requests = region._request_log()
+    if requests is not None:  # priced as the server writing the files into its stores
+        requests.background(region.server.name, flushed=sum(sf.size for _, sf in out))
     return out
 
 
