@@ -24,6 +24,7 @@ Corners left out, and why:
 
 from __future__ import annotations
 
+import copy
 import shutil
 import tempfile
 
@@ -283,6 +284,28 @@ def semantics_machine(rows: list, families: list, split_points: list):
                 shutil.rmtree(out)
             self.model.bulk_load(loaded, self.now)
             self._observe_flushes()
+
+        @rule()
+        def take_snapshot(self):
+            """Admin.snapshot flushes the table and holds its files; the model keeps a copy."""
+            if self.cluster.admin.list_snapshots():
+                self.cluster.admin.delete_snapshot("s")
+            self.cluster.admin.snapshot("s", "t")
+            for mregion in self.model.regions:
+                self.model.flush_region(mregion, self.now)
+            self._observe_flushes()
+            self.saved = (copy.deepcopy(self.model.regions), copy.deepcopy(self.model.schema))
+
+        @rule()
+        def restore_snapshot(self):
+            """disable, restore_snapshot, enable: the table as the snapshot holds it."""
+            if not getattr(self, "saved", None):
+                return
+            self.cluster.admin.disable_table("t")
+            self.cluster.admin.restore_snapshot("s")
+            self.cluster.admin.enable_table("t")
+            self.model.regions, self.model.schema = copy.deepcopy(self.saved)
+            self.flushes = {}
 
         # --- flush, compaction, time, split, schema ----------------------------------------------
         @rule()
