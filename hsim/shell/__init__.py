@@ -17,6 +17,7 @@ from hsim.shell import (  # noqa: F401
     commands_dml,
     commands_namespace,
     commands_regions,
+    commands_snapshot,
     commands_tools,
     commands_ui,
     commands_unmodelled,

@@ -100,3 +100,23 @@ def test_refusals_change_nothing(c, tmp_path):
     with pytest.raises(SnapshotNotPersistedError, match="data directory"):
         d.admin.snapshot("s", "t")
     d.close()
+
+
+def test_shell_snapshot_commands():
+    import io
+
+    from hsim.shell import Shell
+
+    out = io.StringIO()
+    sh = Shell(out=out, timer=lambda: 0.0, width=0)
+    sh.run_script("create 't', 'f'\nput 't', 'r1', 'f:q', 'v1'\nsnapshot 't', 's1'\n"
+                  "clone_snapshot 's1', 'c'\nput 't', 'r1', 'f:q', 'v2'\n"
+                  "disable 't'\nrestore_snapshot 's1'\nenable 't'\nget 't', 'r1'\n"
+                  "get 'c', 'r1'\nlist_snapshots\ndelete_snapshot 's1'\nlist_snapshots\n"
+                  "restore_snapshot 's1'")
+    text = out.getvalue()
+    assert text.count("value=v1") == 2 and "value=v2" not in text
+    assert "SNAPSHOT TABLE + CREATION TIME" in " ".join(text.split()) or "SNAPSHOT" in text
+    assert " s1 t (" in text and "+0000)" in text
+    assert "1 row(s)" in text and "0 row(s)" in text
+    assert "ERROR:" in text and "Snapshot 's1' doesn't exist" in text and "Traceback" not in text
