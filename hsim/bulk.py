@@ -12,6 +12,7 @@ import dataclasses
 import hashlib
 import os
 from bisect import bisect_right
+from typing import Any, Iterable
 
 from hsim.cell import NO_TTL, PUT, fields
 from hsim.client import validation as v
@@ -21,13 +22,16 @@ from hsim.engine.bulk_load import bulk_file_info, write_hfile
 from hsim.errors import InvalidArgumentError, NoSuchColumnFamilyError
 from hsim.schema import ColumnFamily
 
+__all__ = ["write_hfiles"]
+
 _PUT = int(PUT)
 
 
-def write_hfiles(table_or_regions, cells_or_rows, out_dir: str, *, families=None,
+def write_hfiles(table_or_regions: "Table | list", cells_or_rows: "Iterable | dict",
+                 out_dir: "str | os.PathLike", *, families: "list | None" = None,
                  now: int | None = None, compaction_exclude: bool = False,
                  task: str = "hsim-bulk", config: Config | None = None,
-                 **family_options) -> list[str]:
+                 **family_options: Any) -> list[str]:
     """Write `cells_or_rows` as HFiles under `out_dir`/<family>/, one per region and family.
 
     `table_or_regions`: a `Table` (its regions' boundaries, its families, its cluster's clock
