@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from hsim.errors import HsimError
@@ -25,6 +26,9 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
     from hsim.client.cluster import Cluster
 
+    if not os.path.isdir(args.data_dir):  # a load never creates a data directory
+        print(f"hsim bulkload: no data directory at {args.data_dir}", file=sys.stderr)
+        return 1
     try:
         cluster = Cluster(data_dir=args.data_dir)
     except (HsimError, OSError) as e:

@@ -47,3 +47,5 @@ def test_cli_bulkload_on_a_data_directory(tmp_path, capsys):
     assert main([str(tmp_path / "nowhere"), "t", "--data-dir", str(data)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "does not exist" in err
+    assert main([str(tmp_path / "load"), "t", "--data-dir", str(tmp_path / "none")]) == 1
+    assert "no data directory" in capsys.readouterr().err and not (tmp_path / "none").exists()
