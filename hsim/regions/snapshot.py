@@ -76,16 +76,12 @@ def get(master, name: str) -> SnapshotDescription:
     return snap
 
 
-def _links(snap: SnapshotDescription, files: list) -> list:
-    """HFileLinks to a snapshot's files: the same reader (and reference bounds), named
-    `<table>=<region>-<hfile>` as HFileLink.createHFileLinkName names them."""
-    out = []
-    for sf in files:
-        region = sf.name.rsplit(".", 1)[1] if sf.is_reference else None
-        base = sf.reader.name
-        name = f"{snap.table.replace(':', '=')}={region or ''}-{base}"
-        out.append(StoreFile(sf.reader, lo=sf.lo, hi=sf.hi, name=name))
-    return out
+def _links(snap: SnapshotDescription, region: str, files: list) -> list:
+    """HFileLinks to a snapshot's files of `region`: the same reader (and reference bounds),
+    named `<table>=<region>-<hfile>` as HFileLink.createHFileLinkName names them."""
+    table = snap.table.replace(":", "=")
+    return [StoreFile(sf.reader, lo=sf.lo, hi=sf.hi, name=f"{table}={region}-{sf.name}")
+            for sf in files]
 
 
 def _build(master, desc, snap: SnapshotDescription) -> None:
@@ -93,10 +89,10 @@ def _build(master, desc, snap: SnapshotDescription) -> None:
     keys = [start for start, _e, _n, _f in snap.regions][1:]
     master.create_table(desc, keys)
     st = master.tables[desc.name]
-    for region, (_s, _e, _n, fams) in zip(st.locator.regions, snap.regions):
+    for region, (_s, _e, encoded, fams) in zip(st.locator.regions, snap.regions):
         for fam, files in fams.items():
             if fam in region.stores:
-                region.stores[fam].adopt_files(_links(snap, files))
+                region.stores[fam].adopt_files(_links(snap, encoded, files))
                 region.seq_id = max([region.seq_id] + [sf.max_seq_id for sf in files])
 
 
