@@ -8,6 +8,7 @@
     hsim shell [script]        -> hsim.shell.main
     hsim ui ...                -> hsim.ui.cli
     hsim hfile PATH [flags]    -> hsim.inspect.hfile_cli
+    hsim bulkload DIR TABLE    -> hsim.bulkload_cli (also `completebulkload`)
     hsim --version             -> prints hsim's version
 """
 
@@ -28,6 +29,8 @@ _COMMANDS = {
     "shell": ("hsim.shell.main", "main", "an HBase shell on an in-process cluster"),
     "ui": ("hsim.ui.cli", "main", "the web UI (Master/RegionServer pages) on a cluster"),
     "hfile": ("hsim.inspect.hfile_cli", "main", "HBase's HFile pretty-printer on an HFile on disk"),
+    "bulkload": ("hsim.bulkload_cli", "main", "load a directory of HFiles into a table"),
+    "completebulkload": ("hsim.bulkload_cli", "main", "the same as bulkload (HBase's name)"),
 }
 
 

@@ -251,3 +251,22 @@ class MergeRegionError(DoNotRetryError):
     adjacent (unless forcible), a region not online or still holding merge references."""
 
     hbase_exception = "org.apache.hadoop.hbase.exceptions.MergeRegionException"
+
+
+class SnapshotExistsError(DoNotRetryError):
+    """A snapshot of that name exists already."""
+
+    hbase_exception = "org.apache.hadoop.hbase.snapshot.SnapshotExistsException"
+
+
+class SnapshotNotFoundError(DoNotRetryError):
+    """No snapshot of that name."""
+
+    hbase_exception = "org.apache.hadoop.hbase.snapshot.SnapshotDoesNotExistException"
+
+
+class SnapshotNotPersistedError(DoNotRetryError):
+    """A snapshot asked of a cluster with a data directory: hsim keeps snapshots in memory
+    only, and refuses rather than lose one at the next restart."""
+
+    hbase_exception = "org.apache.hadoop.hbase.snapshot.SnapshotCreationException"

@@ -24,7 +24,9 @@ import's busiest server and the throughput are reported beside it as extras.
 import bisect
 import hashlib
 import math
+import tempfile
 
+from hsim import bulk
 from hsim.scenario import Scenario
 from hsim.scenario.criteria import each, metric
 from hsim.scenario.measure import write_spread
@@ -62,6 +64,9 @@ scenario.variant("stalled_import", "sequence keys in key order into one region, 
                  "throttled", config=_STALLS, test="import", shuffle=False, presplit=False)
 scenario.variant("stalled_import_presplit", "the same, pre-split into `regions` regions",
                  config=_STALLS, test="import", shuffle=False, presplit=True)
+scenario.variant("bulk_import", "the same records as HFiles (hsim.bulk.write_hfiles) "
+                 "bulk-loaded into a table pre-split into `regions` regions", test="import",
+                 shuffle=False, bulk=True)
 scenario.variant("hashed_pairs", "[md5(user)[0]][user][kind]: a user's profile and orders "
                  "share the hash prefix", test="pairs", hashed=True)
 scenario.variant("salted_pairs", "[random salt][user][kind]: each row its own salt",
@@ -134,15 +139,19 @@ def _import(ctx, variant, p):
     # MAX_FILESIZE set so the import ends in about `regions` regions (the stepping policy's
     # cap at the scaled default would stop splitting after the first few)
     size = ctx.ops * (p["value_bytes"] + 40) // p["regions"]
+    before = ctx.loads()
+    start = ctx.clock.now()
     presplit = variant.params.get("presplit")
-    if presplit is None:
+    if variant.params.get("bulk"):
+        _bulk_import(ctx, keys, p, size)
+    elif presplit is None:
         ctx.admin.create_table("import", ["d"], max_filesize=size)
     else:  # the stall variants: splitting off, one region or `regions` at equal key ranges
         split_keys = [b"%012d" % (ctx.ops * i // p["regions"]) for i in range(1, p["regions"])]
         ctx.admin.create_table("import", ["d"], split_keys=split_keys if presplit else None,
                                split_enabled=False)
-    start = ctx.clock.now()
-    _load(ctx, "import", keys, p, plot=True)
+    if not variant.params.get("bulk"):
+        _load(ctx, "import", keys, p, plot=True)
     servers = ctx.cluster.metrics().servers
     ctx.record("updates_blocked_ms", sum(s.updates_blocked_ms for s in servers),
                "cluster time updates were blocked (updatesBlockedTime)", "ms")
@@ -150,6 +159,38 @@ def _import(ctx, variant, p):
                "updates blocked at the MemStore limit (blockedRequestCount)")
     ctx.record("import_cluster_ms", ctx.clock.now() - start,
                "cluster time the import took", "ms")
+    _record_import_io(ctx, before, keys, p)
+
+
+def _bulk_import(ctx, keys, p, size):
+    """HFileOutputFormat2 + completebulkload: one file per region, no MemStore, no WAL."""
+    step = len(keys) // p["regions"]
+    splits = sorted(keys)[step::step][:p["regions"] - 1]
+    ctx.admin.create_table("import", ["d"], max_filesize=size, split_keys=splits)
+    pad = b"v" * p["value_bytes"]
+    with tempfile.TemporaryDirectory() as d:
+        bulk.write_hfiles(ctx.table("import"), [(k, b"d", b"v", None, pad) for k in keys], d)
+        ctx.admin.bulk_load("import", d)
+    ctx.tick(len(keys))
+
+
+def _record_import_io(ctx, before, keys, p):
+    """What the import cost the cluster: WAL bytes, compaction I/O, bytes written per byte of
+    data (WAL + store files flushed, compacted or bulk-loaded), and its simulated time."""
+    m = ctx.cluster.metrics()
+    data = sum(len(k) + 2 + p["value_bytes"] for k in keys)  # row, family, qualifier, value
+    wal = sum(s.wal_bytes_written for s in m.servers)
+    files = sum(sf.size for r in ctx.cluster.master.tables["import"].locator.regions
+                for s in r.stores.values() for sf in s.files if sf.reader.bulk_loaded)
+    written = wal + sum(s.bytes_flushed + s.compaction_bytes_written for s in m.servers) + files
+    ctx.record("import_wal_bytes", wal, "WAL bytes written by the import", "B")
+    ctx.record("import_compaction_bytes_read", sum(s.compaction_bytes_read for s in m.servers),
+               "compaction bytes read", "B")
+    ctx.record("import_compaction_bytes_written",
+               sum(s.compaction_bytes_written for s in m.servers), "compaction bytes written", "B")
+    ctx.record("import_write_amplification", written / data,
+               "bytes written (WAL + store files) per byte of data", "x")
+    ctx.record_cost("import_time", before, label="makespan of the import")
 
 
 def _user_key(hashed: bool, user: int, kind: bytes, rng) -> bytes:

@@ -28,6 +28,7 @@ REFERENCE = [
     ("hsim", "The cluster, its admin and tables, schemas, config, clocks, cells and errors."),
     ("hsim.client.admin", "`cluster.admin`: tables, families, flushes, compactions, splits."),
     ("hsim.client.table", "`cluster.table(name)`: puts, gets, scans, deletes, increments."),
+    ("hsim.bulk", "Bulk load: HFiles split at a table's regions, for `admin.bulk_load`."),
     ("hsim.filters", "HBase's filters and the filter language."),
     ("hsim.happybase", "happybase in-process: the drop-in and its embedded clusters."),
     ("hsim.metrics", "What `cluster.metrics()` returns, and the read-path counters."),
@@ -49,6 +50,7 @@ COMMANDS = {
     "sweep": ("hsim.scenario.sweep", "_parser"),
     "docs": ("hsim.scenario.docs", "_parser"),
     "ui": ("hsim.ui.cli", "_parser"),
+    "bulkload": ("hsim.bulkload_cli", "_parser"),
 }
 
 

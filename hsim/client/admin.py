@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import asdict, dataclass, field
 
 from hsim.client import validation as v
 from hsim.client.admin_lifecycle import AdminLifecycle
 from hsim.errors import (ConstraintError, InvalidArgumentError, NamespaceExistError,
-                         NamespaceNotFoundError, NoSuchColumnFamilyError)
+                         NamespaceNotFoundError, NoSuchColumnFamilyError,
+                         SnapshotNotPersistedError)
 from hsim.metrics import printable_keys
 from hsim.regions import meta
 from hsim.schema import ColumnFamily, TableDescriptor, validate_family_name
@@ -362,6 +364,56 @@ class Admin(AdminLifecycle):
                         done |= self.master.split_region(r, p, now) is not None
             return done
 
+    def bulk_load(self, name: str | bytes, directory: "str | os.PathLike") -> int:
+        """completebulkload: move the HFiles under `directory`/<family>/ into the table's
+        stores (split at region boundaries first; all or nothing). Returns the files loaded
+        (docs/bulk-load.md)."""
+        from hsim.client.bulk_load import bulk_load
+
+        with self.cluster.lock:
+            return bulk_load(self.master, _name(name), os.fspath(directory),
+                             self.cluster.clock.now())
+
+    # --- snapshots (docs/bulk-load.md, "Snapshots") ---------------------------------------------
+    def _snapshots(self):
+        """hsim.regions.snapshot, on a cluster without a data directory (held in memory)."""
+        from hsim.regions import snapshot
+
+        if self.cluster.data_dir is not None:
+            raise SnapshotNotPersistedError(
+                "snapshots are kept in memory only: hsim refuses them on a cluster with a data "
+                "directory")
+        return snapshot
+
+    def snapshot(self, name: str, table: str | bytes) -> None:
+        """Take a snapshot of a table (flushed first): its files are held, none copied."""
+        with self.cluster.lock:
+            self._snapshots().take(self.master, _snapshot_name(name), _name(table),
+                                   self.cluster.clock.now())
+
+    def clone_snapshot(self, name: str, table: str | bytes) -> None:
+        """Create `table` from a snapshot: its stores link to the snapshot's files."""
+        with self.cluster.lock:
+            table = _name(table)
+            v.creatable_table(table, self.master.namespaces)
+            self._snapshots().clone(self.master, _snapshot_name(name), table)
+
+    def restore_snapshot(self, name: str) -> None:
+        """Put a disabled table back as the snapshot holds it (it stays disabled)."""
+        with self.cluster.lock:
+            self._snapshots().restore(self.master, _snapshot_name(name))
+
+    def list_snapshots(self) -> list:
+        """The snapshots, oldest first (SnapshotDescription records)."""
+        with self.cluster.lock:
+            return sorted(self.master.snapshots.values(), key=lambda s: (s.creation_time,
+                                                                         s.name))
+
+    def delete_snapshot(self, name: str) -> None:
+        """Forget a snapshot; files no table uses any more go with it."""
+        with self.cluster.lock:
+            self._snapshots().delete(self.master, _snapshot_name(name))
+
     def balance(self) -> list:
         """Run the balancer (Config.balancer: StochasticLoadBalancer by default) and carry out
         its plan; returns the moves (region, from server, to server), none while the balancer
@@ -406,6 +458,10 @@ def _field_names(options: dict) -> dict:
 
 def _name(name) -> str:
     return v.table_name(name)
+
+
+def _snapshot_name(name) -> str:
+    return v.to_bytes(name, "snapshot name").decode("utf-8", "replace")
 
 
 #: The most regions a table may be created with (an hsim limit: each region is a live object

@@ -14,7 +14,8 @@ HBase splits it in three classes (hbase-server, regionserver/compactions):
 
 A record needs `.size` (bytes), `.is_reference` and `.max_timestamp`; the periodic major
 compaction also reads `.name`, `.create_time` (ms: HBase's file modification time),
-`.is_major` (the file is a major compaction's output) and `.min_timestamp`, where present.
+`.is_major` (the file is a major compaction's output) and `.min_timestamp`, where present;
+`.exclude_from_minor` (a bulk-loaded file flagged out of minor compactions), where present.
 Files are given oldest first (by sequence id), as DefaultStoreFileManager keeps them.
 
 Sizes compare as HBase compares them: ratios are Java floats (conf.getFloat) widened to double,
@@ -171,8 +172,9 @@ class RatioBasedCompactionPolicy:
         """RatioBasedCompactionPolicy.createCompactionRequest: a major compaction takes every
         candidate; a minor one the policy's choice, if it has at least min_files. One output."""
         if not trying_major:
-            # (HBase first drops bulk-loaded files flagged out of minor compactions; hsim has
-            # no bulk loads.)
+            # SortedCompactionPolicy.filterBulk: bulk-loaded files written with
+            # hbase.mapreduce.hfileoutputformat.compaction.exclude stay out of minor ones.
+            candidates = [f for f in candidates if not getattr(f, "exclude_from_minor", False)]
             candidates = self.apply_compaction_policy(candidates, off_peak, may_be_stuck)
             if len(candidates) < self.min_files:
                 candidates = []

@@ -27,6 +27,10 @@ MAJOR_COMPACTION_KEY = b"MAJOR_COMPACTION_KEY"
 TIMERANGE = b"TIMERANGE"
 EARLIEST_PUT_TS = b"EARLIEST_PUT_TS"
 DATA_BLOCK_ENCODING = b"DATA_BLOCK_ENCODING"  # HFileDataBlockEncoderImpl; absent for NONE
+# Written by HFileOutputFormat2 into a file made for a bulk load (HStoreFile's names).
+BULKLOAD_TIME_KEY = b"BULKLOAD_TIMESTAMP"
+BULKLOAD_TASK_KEY = b"BULKLOAD_SOURCE_TASK"
+EXCLUDE_FROM_MINOR_COMPACTION_KEY = b"EXCLUDE_FROM_MINOR_COMPACTION"
 # hsim's one addition: the exact KeyValue bytes of the file's cells (sum of serialized_size),
 # which HBase does not record but the simulator reports.
 KEYVALUE_BYTES = b"hsim.KEYVALUE_BYTES"
@@ -50,3 +54,13 @@ def get_long(info: dict, key: bytes, default: int) -> int:
 def get_int(info: dict, key: bytes, default: int) -> int:
     """The int recorded under `key` (Bytes.toInt), or `default` when the file has none."""
     return _INT.unpack(info[key])[0] if key in info else default
+
+
+def bulk_load_seq_id(name: str) -> int | None:
+    """The sequence id a bulk load gave a file, from its name `<name>_SeqId_<id>_` (the last
+    one: HStoreFile.open), or None when the name carries none."""
+    start = name.rfind("SeqId_")
+    if start < 0:
+        return None
+    digits = name[start + 6:].split("_", 1)[0]
+    return int(digits) if digits.isdigit() else None

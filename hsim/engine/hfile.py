@@ -322,8 +322,11 @@ class HFileWriter:
 
     # --- close ------------------------------------------------------------------------------------
 
-    def finish(self, max_seq_id: int, major_compaction: bool, create_time: int) -> bytes:
-        """Close the file (StoreFileWriter.appendMetadata + close) and return its bytes."""
+    def finish(self, max_seq_id: int, major_compaction: bool, create_time: int,
+               extra_info: dict | None = None) -> bytes:
+        """Close the file (StoreFileWriter.appendMetadata + close) and return its bytes.
+        `extra_info`: file-info entries added last (StoreFileWriter.appendFileInfo), as
+        HFileOutputFormat2 adds its bulk-load keys; they replace entries of the same key."""
         if self._stats is None:
             self._gen.send(None)
         s = self._stats
@@ -367,6 +370,8 @@ class HFileWriter:
             info[fi.MAX_TAGS_LEN] = fi.int_bytes(s["max_tags_len"])
             # HFileWriterImpl.finishFileInfo: encoded and COMPRESS_TAGS (HBase's default)
             info[fi.TAGS_COMPRESSED] = b"\xff" if encoded else b"\x00"
+        if extra_info:
+            info.update(extra_info)
         file_info_offset, _ = self._write_block(blk.FILE_INFO, file_info_bytes(info))
         for b, magic in ((bloom, blk.GENERAL_BLOOM_META),
                          (self._df_bloom, blk.DELETE_FAMILY_BLOOM_META)):

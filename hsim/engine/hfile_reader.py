@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from itertools import islice
 from os.path import commonprefix
 
-from hsim.cell import LATEST_TIMESTAMP, Cell
+from hsim.cell import LATEST_TIMESTAMP, Cell, from_fields
 from hsim.config import Config
 from hsim.engine import block as blk
 from hsim.engine.block import HEADER_SIZE, read_block, read_header
@@ -154,6 +154,15 @@ class HFileReader:
         _, info_body = read_block(data, t.file_info_offset, self._decompress)
         info = self.file_info = parse_file_info(info_body)
         self.max_seq_id = fi.get_long(info, fi.MAX_SEQ_ID_KEY, 0)
+        # HStoreFile.open: a bulk-loaded file (BULKLOAD_TIME_KEY in its file info, or a name
+        # with SeqId_) takes the sequence id its load gave it, from its name.
+        self.bulk_loaded = fi.BULKLOAD_TIME_KEY in info or "SeqId_" in self.name
+        if self.bulk_loaded and fi.bulk_load_seq_id(self.name) is not None:
+            self.max_seq_id = fi.bulk_load_seq_id(self.name)
+        self._seq_reset = self.max_seq_id if self.bulk_loaded else 0
+        # Bytes.toBoolean: HFileOutputFormat2's compaction.exclude (SortedCompactionPolicy)
+        self.exclude_from_minor = info.get(fi.EXCLUDE_FROM_MINOR_COMPACTION_KEY,
+                                           b"\x00")[:1] not in (b"", b"\x00")
         self.is_major = info.get(fi.MAJOR_COMPACTION_KEY, b"\x00") != b"\x00"
         self.create_time = fi.get_long(info, fi.CREATE_TIME_TS, 0)
         self.earliest_put_ts = fi.get_long(info, fi.EARLIEST_PUT_TS, LATEST_TIMESTAMP)
@@ -212,8 +221,12 @@ class HFileReader:
         return value
 
     def _load_data(self, i: int):
-        """Data block i read from the file: its cells, or a SeekableBlock."""
+        """Data block i read from the file: its cells, or a SeekableBlock (an encoding's
+        seeker). A bulk-loaded file's block is always its cells, each given the file's
+        sequence id (StoreFileScanner's reset of a bulk-loaded file's cells)."""
         _, body = read_block(self.data, self._offsets[i], self._decompress)
+        if self._seq_reset:
+            return self._decode(body)
         offsets = self._cell_offsets.get(self._offsets[i])
         if offsets is not None:
             return SeekableBlock(body, offsets, self.include_tags, self.include_mvcc)
@@ -261,7 +274,13 @@ class HFileReader:
 
     def _decode(self, body: bytes, plain: bool = False) -> list:
         encoder = self._encoder
-        return encoder.decode(encoder.payload(body), self.include_tags, self.include_mvcc, plain)
+        cells = encoder.decode(encoder.payload(body), self.include_tags, self.include_mvcc, plain)
+        if self._seq_reset:  # a bulk-loaded file: every cell takes the file's sequence id
+            neg_seq = -self._seq_reset
+            cells = [c[:5] + (neg_seq,) + c[6:] for c in cells]
+            if not plain:
+                cells = list(map(from_fields, cells))
+        return cells
 
     def _cached_block(self, offset: int, io, decode):
         """An index or bloom block: always cached (when there is a cache), as HBase does."""

@@ -446,6 +446,11 @@ class Store:
             out.append(StoreFile(sf.reader, lo=lo, hi=hi, name=f"{sf.reader.name}.{self.owner}"))
         return out
 
+    def bulk_load_file(self, sf: StoreFile) -> None:
+        """HStore.bulkLoadHFile: take in a file written elsewhere; the caller has persisted it
+        (with every other file of the load, so a load is all or nothing)."""
+        self._add_file(sf)
+
     def adopt_files(self, files: list[StoreFile]) -> None:
         self.files = sorted(files, key=lambda sf: sf.max_seq_id)
 

@@ -49,6 +49,9 @@ class StoreFile:
     earliest_put_ts = _from_reader("earliest_put_ts", "EARLIEST_PUT_TS (file info)")
     last_row = _from_reader("last_row", "the file's last row (LASTKEY)")
     entry_count = _from_reader("entry_count", "cells in the file (the trailer's entryCount)")
+    bulk_loaded = _from_reader("bulk_loaded", "the file came in by a bulk load")
+    exclude_from_minor = _from_reader("exclude_from_minor",
+                                      "EXCLUDE_FROM_MINOR_COMPACTION: minor compactions skip it")
 
     @property
     def is_major(self) -> bool:

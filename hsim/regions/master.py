@@ -42,6 +42,7 @@ class Master(Lifecycle):
         self.splits = 0
         self.request_log = None  # a RequestLog while one is recorded (Cluster.record_requests)
         self.namespaces = {"default", "hbase"}  # the namespace table (user tables: default)
+        self.snapshots: dict = {}  # name -> SnapshotDescription (hsim.regions.snapshot)
         self.moves = 0
         self.init_lifecycle(start)
         from hsim.regions.log_cleaner import LogCleaner

@@ -12,11 +12,13 @@ manual clock, plus views inside the engine (`regions`, `store`, `hfile`, `explai
 from hsim.shell import (  # noqa: F401
     commands_admin,
     commands_all,
+    commands_bulk,
     commands_ddl,
     commands_dml,
     commands_lifecycle,
     commands_namespace,
     commands_regions,
+    commands_snapshot,
     commands_tools,
     commands_ui,
     commands_unmodelled,

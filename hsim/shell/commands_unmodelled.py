@@ -7,7 +7,7 @@ from __future__ import annotations
 from hsim.shell.registry import NOT_MODELLED, ShellArgumentError, command
 
 _REPLICATION = "replication (hsim runs one cluster)"
-_SNAPSHOTS = "snapshots (a later issue adds them)"
+_SNAPSHOTS = "these snapshot commands (snapshot, clone, restore, list and delete work)"
 _QUOTAS = "quotas"
 _ACL = "access control (HBase's AccessController)"
 _LABELS = "visibility labels (HBase's VisibilityController)"
@@ -52,9 +52,7 @@ UNMODELLED = {
     "revoke": ("security", "Revokes a user's permissions", _ACL),
     "user_permission": ("security", "Shows users' permissions", _ACL),
 }
-for _name in ("snapshot", "clone_snapshot", "restore_snapshot", "delete_snapshot",
-              "delete_all_snapshot", "delete_table_snapshots", "list_snapshots",
-              "list_table_snapshots"):
+for _name in ("delete_all_snapshot", "delete_table_snapshots", "list_table_snapshots"):
     UNMODELLED[_name] = ("snapshots", "Snapshot commands: take, clone, restore, delete, list",
                          _SNAPSHOTS)
 for _name in ("add_peer", "remove_peer", "list_peers", "enable_peer", "disable_peer",

@@ -18,6 +18,9 @@ def master_status(cluster) -> dict:
         t = tables.setdefault(r.table, {"name": r.table, "regions": 0, "requests": 0})
         t["regions"] += 1
         t["requests"] += r.read_requests + r.write_requests
+    snapshots = [{"name": sn.name, "table": sn.table, "created": sn.creation_time,
+                  "type": sn.type, "size": sn.size}
+                 for sn in sorted(cluster.master.snapshots.values(), key=lambda x: x.name)]
     master = cluster.master
     balancer = {"stochastic": "StochasticLoadBalancer", "simple": "SimpleLoadBalancer"}
     return {"servers": m.servers, "tables": sorted(tables.values(), key=lambda t: t["name"]),
@@ -26,7 +29,27 @@ def master_status(cluster) -> dict:
                           "balancer_on": master.switches["balancer"],
                           "normalizer_on": master.switches["normalizer"],
                           "splits": master.splits, "merges": master.merges,
-                          "moves": master.moves}}
+                          "moves": master.moves},
+            "snapshots": snapshots}
+
+
+def snapshot(cluster, name: str) -> dict:
+    """snapshot.jsp: the snapshot's files, and which of them a live table still uses (the
+    others HBase would keep in archive/ for the snapshot alone)."""
+    from hsim.regions.snapshot import get
+
+    with cluster.lock:
+        snap = get(cluster.master, name)
+        live = {id(sf.reader) for st in cluster.master.tables.values()
+                for r in st.locator.regions for s in r.stores.values() for sf in s.files}
+        files = [{"region": encoded, "family": _key(fam), "name": sf.name, "size": sf.size,
+                  "cells": sf.entry_count, "shared": id(sf.reader) in live}
+                 for _s, _e, encoded, fams in snap.regions for fam, sfs in fams.items()
+                 for sf in sfs]
+        return {"name": snap.name, "table": snap.table, "created": snap.creation_time,
+                "type": snap.type, "files": files, "size": snap.size,
+                "shared": sum(f["size"] for f in files if f["shared"]),
+                "table_exists": snap.table in cluster.master.tables}
 
 
 def table(cluster, name: str) -> dict:

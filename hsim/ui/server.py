@@ -120,6 +120,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self._page("table.html", dict(ctx, interval=REFRESH_SECONDS))
             elif url.path == "/region.jsp":
                 self._page("region.html", pages.region(c, q.get("name", "")))
+            elif url.path == "/snapshot.jsp":
+                self._page("snapshot.html", pages.snapshot(c, q.get("name", "")), refresh=0)
             elif url.path == "/storeFile.jsp":
                 self._page("storefile.html", pages.store_file(c, q.get("name", "")), refresh=0)
             elif url.path == "/explain.jsp":

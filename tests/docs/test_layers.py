@@ -19,10 +19,11 @@ LAYERS = [
     ("filters", ["hsim.filters"]),
     ("engine", ["hsim.engine"]),
     ("regions", ["hsim.regions", "hsim.storage"]),
-    ("client", ["hsim.client"]),
+    ("client", ["hsim.client", "hsim.bulk"]),  # hsim.bulk: partitions by region
     ("designs and views", ["hsim.workloads", "hsim.inspect"]),
     ("what users run", ["hsim.scenario", "hsim.shell", "hsim.gateway", "hsim.thrift",
-                        "hsim.thrift2_server", "hsim.rest", "hsim.ui", "hsim.cli"]),
+                        "hsim.thrift2_server", "hsim.rest", "hsim.ui", "hsim.cli",
+                        "hsim.bulkload_cli"]),
     ("front door", ["hsim", "hsim.__main__", "hsim.happybase", "hsim.thrift2",
                     "hsim.pytest_plugin"]),
 ]

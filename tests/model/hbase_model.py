@@ -447,6 +447,24 @@ class Model:
         for fam in region.stores:
             self.flush_store(region, fam, now)
 
+    def bulk_load(self, cells: list, now: int) -> None:
+        """HRegion.bulkLoadHFiles in each region the (row, family, qualifier, ts, value) puts
+        reach: flush, a new sequence id every loaded cell takes, one file per family holding
+        the cells as written (HFileOutputFormat2 runs no matcher)."""
+        groups: dict = {}
+        for row, fam, q, ts, value in cells:
+            region = self.region(row)
+            groups.setdefault(region.start, (region, {}))[1].setdefault(fam, []).append(
+                (row, fam, q, ts, value))
+        for region, families in groups.values():
+            self.flush_region(region, now)
+            self.seq += 1
+            for fam, group in sorted(families.items()):
+                loaded = [MCell(row, f, q, ts, PUT, value, self.seq) for row, f, q, ts, value
+                          in group]
+                region.stores[fam].files.append(MFile(sorted(loaded, key=MCell.key),
+                                                      self.seq))
+
     def compact(self, region: MRegion, family: bytes, lo: int, hi: int, now: int) -> None:
         """Compact files[lo:hi]; a compaction of every file drops deletes (Compactor:
         request.isAllFiles() -> COMPACT_DROP_DELETES)."""

@@ -28,6 +28,10 @@ Corners left out, and why:
 
 from __future__ import annotations
 
+import copy
+import shutil
+import tempfile
+
 import hypothesis.strategies as st
 from hbase_model import DELETE, DELETE_COLUMN, DELETE_FAMILY, DELETE_FAMILY_VERSION, LATEST, PUT
 from hbase_model import Model, Schema
@@ -35,6 +39,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 import hsim
+import hsim.bulk
 import pytest
 from hsim.schema import DATA_BLOCK_ENCODINGS
 
@@ -271,6 +276,47 @@ def semantics_machine(rows: list, families: list, split_points: list):
                     b.delete_column(row, col)
 
             self._mutate(row, [(fam, q, None, DELETE, b"", None)] * 2, apply)
+
+        @rule(cells=st.lists(st.tuples(st.sampled_from(rows), st.sampled_from(families),
+                                       st.sampled_from(QUALIFIERS), ts_steps_or_now),
+                             min_size=1, max_size=4, unique_by=lambda c: c[:3]))
+        def bulk_load(self, cells):
+            """write_hfiles + Admin.bulk_load: files straight into the stores."""
+            loaded = []
+            for row, fam, q, ts in cells:
+                self.values += 1
+                loaded.append((row, fam, q, self.now if ts is None else self._ts(ts),
+                               b"v%d" % self.values))
+            out = tempfile.mkdtemp()
+            try:
+                hsim.bulk.write_hfiles(self.table, loaded, out)
+                self.cluster.admin.bulk_load("t", out)
+            finally:
+                shutil.rmtree(out)
+            self.model.bulk_load(loaded, self.now)
+            self._observe_flushes()
+
+        @rule()
+        def take_snapshot(self):
+            """Admin.snapshot flushes the table and holds its files; the model keeps a copy."""
+            if self.cluster.admin.list_snapshots():
+                self.cluster.admin.delete_snapshot("s")
+            self.cluster.admin.snapshot("s", "t")
+            for mregion in self.model.regions:
+                self.model.flush_region(mregion, self.now)
+            self._observe_flushes()
+            self.saved = (copy.deepcopy(self.model.regions), copy.deepcopy(self.model.schema))
+
+        @rule()
+        def restore_snapshot(self):
+            """disable, restore_snapshot, enable: the table as the snapshot holds it."""
+            if not getattr(self, "saved", None):
+                return
+            self.cluster.admin.disable_table("t")
+            self.cluster.admin.restore_snapshot("s")
+            self.cluster.admin.enable_table("t")
+            self.model.regions, self.model.schema = copy.deepcopy(self.saved)
+            self.flushes = {}
 
         # --- flush, compaction, time, split, schema ----------------------------------------------
         @rule()

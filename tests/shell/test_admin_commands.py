@@ -118,10 +118,11 @@ def test_not_modelled_commands_say_so_and_change_nothing(sh):
     assert sh("assign 'abc'") == err(
         "assign", "assign: hsim does not model assigning and closing regions by hand (`move` "
                   "moves one)")
-    assert sh("snapshot 't', 's1'") == err(
-        "snapshot", "snapshot: hsim does not model snapshots (a later issue adds them)")
-    assert sh("t = get_table 't'\nt.snapshot 's1'").endswith(err(
-        "snapshot", "snapshot: hsim does not model snapshots (a later issue adds them)"))
+    assert sh("delete_table_snapshots 't'") == err(
+        "delete_table_snapshots", "delete_table_snapshots: hsim does not model these snapshot "
+        "commands (snapshot, clone, restore, list and delete work)")
+    assert sh("t = get_table 't'\nt.snapshot 's1'").endswith(TOOK)  # Table#snapshot works
+    assert '=> ["s1"]' in sh("list_snapshots")
     assert sh("add_peer '1', CLUSTER_KEY => 'zk:2181:/hbase'") == err(
         "add_peer", "add_peer: hsim does not model replication (hsim runs one cluster)")
     assert sh("help 'set_quota'") == "Throttle and space quotas.\n\n" \

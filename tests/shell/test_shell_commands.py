@@ -367,8 +367,8 @@ def test_help(sh):
     assert out.startswith("HBase Shell on hsim, version 2.5.0-hsim\n")
     assert ("  Group name: ddl\n  Commands: alter, alter_async, alter_status, "
             "clone_table_schema, create, desc, describe, disable, disable_all, drop,") in out
-    assert ("  Group name: hsim\n  Commands: abort_server, clock, debug, explain, hfile, regions,"
-            " start_server, store, ui, wal\n") in out
+    assert ("  Group name: hsim\n  Commands: abort_server, clock, completebulkload, debug, "
+            "explain, hfile, regions, start_server, store, ui, wal\n") in out
     assert sh("help 'get'") == COMMANDS["get"].help + "\n"
     assert sh("help 'tools'").startswith("Command: tools -- ")
     assert sh("help 'nope'") == "ERROR: Invalid command or command group name: nope\n"

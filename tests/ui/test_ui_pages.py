@@ -238,3 +238,21 @@ def test_the_pages_follow_merges_and_moves(served):
     cluster.admin.major_compact(merged)
     _, html = _get(ui.url + f"region.jsp?name={enc}")
     assert "Merged from" not in html
+
+
+def test_snapshot_pages_list_files_shared_and_archived(served):
+    cluster, ui = served
+    status, html = _get(ui.url)
+    assert "No snapshots." in html
+    cluster.admin.snapshot("s1", "t")
+    status, html = _get(ui.url)
+    assert 'href="/snapshot.jsp?name=s1"' in html
+    status, html = _get(ui.url + "snapshot.jsp?name=s1")
+    assert status == 200 and "Snapshot: s1" in html
+    assert "no (archived)" not in html and ">yes<" in html
+    cluster.admin.major_compact("t")  # the table writes new files: the snapshot's are its own
+    status, html = _get(ui.url + "snapshot.jsp?name=s1")
+    assert "no (archived)" in html and ">yes<" not in html
+    with pytest.raises(urllib.error.HTTPError) as e:
+        _get(ui.url + "snapshot.jsp?name=nope")
+    assert e.value.code == 404

@@ -1,0 +1,172 @@
+"""Bulk load (HFileOutputFormat2 + BulkLoadHFilesTool): files in without the write path."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+import hsim
+from hsim import bulk
+from hsim.engine import file_info as fi
+from hsim.engine.hfile_reader import HFileReader
+from hsim.errors import CorruptHFileError, InvalidArgumentError, NoSuchColumnFamilyError
+from hsim.schema import ColumnFamily
+from tests.storage.faults import FaultyDisk
+
+SPLITS = [b"r03", b"r06"]
+
+
+def _cluster(**kw):
+    c = hsim.Cluster(2, clock=hsim.ManualClock(1000), **kw)
+    c.admin.create_table("t", {"f": {}, "g": {}}, split_keys=SPLITS)
+    return c
+
+
+def _rows(n: int, tag: str = "v") -> dict:
+    return {b"r%02d" % i: {b"f:a": f"{tag}{i}".encode(), b"g:b": b"x" * i} for i in range(n)}
+
+
+def _snapshot(c) -> dict:
+    t = c.table("t")
+    return {row: sorted((k.family, k.qualifier, k.value) for k in cells)
+            for row, cells in ((cells[0].row, cells) for cells in t.scan())}
+
+
+def _wal_bytes(c) -> int:
+    return sum(s.wal.bytes_written for s in c.master.servers)
+
+
+def _files(c) -> dict:
+    return {(r.start_key, f): [sf.name for sf in fs] for r in c.admin.regions("t")
+            for f, fs in r.store_files.items()}
+
+
+def test_files_one_per_region_and_family_with_hfileoutputformat2_file_info(tmp_path):
+    c = _cluster()
+    paths = bulk.write_hfiles(c.table("t"), _rows(10), tmp_path, compaction_exclude=True)
+    assert len(paths) == 3 * 2  # three regions, two families
+    assert sorted(os.listdir(tmp_path)) == ["f", "g"]
+    cf = ColumnFamily()
+    for p in paths:
+        r = HFileReader(open(p, "rb").read(), os.path.basename(p), cf, c.config)
+        assert r.file_info[fi.BULKLOAD_TIME_KEY] == fi.long_bytes(c.clock.now())
+        assert r.file_info[fi.BULKLOAD_TASK_KEY] == b"hsim-bulk"
+        assert r.is_major and r.bulk_loaded and r.exclude_from_minor
+        # each file within one region: [b"", r03), [r03, r06), [r06, ...)
+        rows = {cell.row for cell in r.cells()}
+        assert len({sum(row >= s for s in SPLITS) for row in rows}) == 1
+
+
+def test_load_reads_back_every_cell_writes_no_wal_and_takes_a_new_sequence_id(tmp_path):
+    c = _cluster()
+    t = c.table("t")
+    t.put(b"r01", {b"f:a": b"old"})  # same timestamp as the load's: the load's seq id wins
+    seq_before = {r.start_key: r for r in c.master.tables["t"].locator.regions}[b""].seq_id
+    wal = _wal_bytes(c)
+    bulk.write_hfiles(t, _rows(10), tmp_path)
+    assert c.admin.bulk_load("t", tmp_path) == 6
+    assert _wal_bytes(c) == wal
+    assert _snapshot(c) == {row: sorted((k.split(b":")[0], k.split(b":")[1], v)
+                                        for k, v in cols.items())
+                            for row, cols in _rows(10).items()}
+    first = [r for r in c.admin.regions("t") if r.start_key == b""][0]
+    loaded = [sf for sf in first.store_files["f"] if "_SeqId_" in sf.name]
+    assert len(loaded) == 1 and loaded[0].max_seq_id == seq_before + 1
+    assert loaded[0].name.endswith(f"_SeqId_{seq_before + 1}_")
+    # the MemStore was flushed first (HRegion.bulkLoadHFiles), so "old" sits below the load
+    assert len(first.store_files["f"]) == 2
+
+
+def test_a_file_across_region_boundaries_is_split(tmp_path):
+    c = _cluster()
+    # one file for all rows, as written for a table of one region
+    bulk.write_hfiles([], _rows(10), tmp_path, families=["f", "g"], now=1000)
+    assert len(os.listdir(tmp_path / "f")) == 1
+    assert c.admin.bulk_load("t", tmp_path) == 6  # two splits of each family's file
+    for r in c.admin.regions("t"):
+        for fam in ("f", "g"):
+            (sf,) = r.store_files[fam]
+            assert sf.entries == 3 if r.start_key in (b"", b"r03") else sf.entries == 4
+    assert len(_snapshot(c)) == 10
+
+
+def test_minor_compactions_skip_files_flagged_exclude(tmp_path):
+    c = hsim.Cluster(1, config=hsim.Config(compaction_min_files=2), clock=hsim.ManualClock(1))
+    c.admin.create_table("t", {"f": {}})
+    t = c.table("t")
+    bulk.write_hfiles(t, {b"a": {b"f:q": b"1"}}, tmp_path / "one", compaction_exclude=True)
+    c.admin.bulk_load("t", tmp_path / "one")
+    for i in range(2):
+        t.put(b"b%d" % i, {b"f:q": b"v"})
+        c.admin.flush("t")
+    (region,) = c.admin.regions("t")
+    names = [sf.name for sf in region.store_files["f"]]
+    assert len(names) == 2 and any("_SeqId_" in n for n in names)  # flushes compacted alone
+    c.admin.major_compact("t")
+    assert len(c.admin.regions("t")[0].store_files["f"]) == 1  # a major takes it
+
+
+def test_an_unreadable_file_is_refused_and_nothing_is_loaded(tmp_path):
+    c = _cluster()
+    t = c.table("t")
+    t.put(b"r05", {b"f:a": b"kept"})
+    bulk.write_hfiles(t, _rows(10), tmp_path)
+    (tmp_path / "f" / "zz-not-an-hfile").write_bytes(b"PAR1 this is parquet, not an HFile")
+    before, files = _snapshot(c), _files(c)
+    with pytest.raises(CorruptHFileError, match="Problem reading HFile .*zz-not-an-hfile"):
+        c.admin.bulk_load("t", tmp_path)
+    assert _snapshot(c) == before and _files(c) == files
+
+
+def test_unknown_family_directory_and_missing_directory_are_refused(tmp_path):
+    c = _cluster()
+    bulk.write_hfiles([], _rows(3), tmp_path, families=["f", "g"], now=5)
+    (tmp_path / "h").mkdir(exist_ok=True)
+    shutil.copy(next((tmp_path / "f").iterdir()), tmp_path / "h" / "copy")
+    with pytest.raises(NoSuchColumnFamilyError, match="Unmatched family names found.*'h'"):
+        c.admin.bulk_load("t", tmp_path)
+    with pytest.raises(InvalidArgumentError, match="does not exist"):
+        c.admin.bulk_load("t", tmp_path / "nowhere")
+    with pytest.raises(NoSuchColumnFamilyError):
+        bulk.write_hfiles(c.table("t"), {b"r": {b"h:q": b"v"}}, tmp_path / "x")
+    assert _snapshot(c) == {}
+
+
+def test_a_refused_disk_write_leaves_every_store_as_it_was(tmp_path, monkeypatch):
+    disk = FaultyDisk(monkeypatch)
+    c = _cluster(data_dir=tmp_path / "data")
+    t = c.table("t")
+    t.put(b"r07", {b"f:a": b"kept"})
+    c.admin.flush("t")
+    bulk.write_hfiles(t, _rows(10), tmp_path / "load")
+    before, files = _snapshot(c), _files(c)
+    disk.arm(full_at=3)  # the third file's write fills the disk
+    with pytest.raises(hsim.errors.DiskIOError, match="nothing was loaded"):
+        c.admin.bulk_load("t", tmp_path / "load")
+    assert _snapshot(c) == before and _files(c) == files
+    disk.free()
+    assert c.admin.bulk_load("t", tmp_path / "load") == 6
+    assert len(_snapshot(c)) == 10
+    c.close()
+
+
+def test_loaded_files_survive_a_restart_and_files_of_another_data_dir_load(tmp_path):
+    c = _cluster(data_dir=tmp_path / "a")
+    bulk.write_hfiles(c.table("t"), _rows(10), tmp_path / "load")
+    c.admin.bulk_load("t", tmp_path / "load")
+    want, files = _snapshot(c), _files(c)
+    c.close()
+    c = hsim.Cluster(2, clock=hsim.ManualClock(5000), data_dir=tmp_path / "a")
+    assert _snapshot(c) == want and _files(c) == files
+    seqs = [sf.max_seq_id for r in c.admin.regions("t") for sf in r.store_files["f"]]
+    assert all(s >= 1 for s in seqs)
+    # a region directory of that data directory, loaded into a table elsewhere
+    region = c.admin.regions("t")[1]
+    src = tmp_path / "a" / "data" / "default" / "t" / region.encoded_name
+    c.close()
+    other = hsim.Cluster(1, clock=hsim.ManualClock(1))
+    other.admin.create_table("t", {"f": {}, "g": {}})
+    assert other.admin.bulk_load("t", src) == 2
+    assert sorted(_snapshot(other)) == [b"r03", b"r04", b"r05"]
