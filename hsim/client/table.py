@@ -14,6 +14,7 @@ from hsim.client import scan_options as so
 from hsim.client.batch import Batch, Mutation
 from hsim.client.requests import b
 from hsim.durability import parse as parse_durability
+from hsim.filters import fresh
 from hsim.errors import (InvalidArgumentError, NoSuchColumnFamilyError,
                          RetriesExhaustedWithDetailsError, WrongRegionError, WrongRowError)
 
@@ -428,7 +429,7 @@ class Table:
             queries = rq.queries(self._families(), columns, max_versions, tr, raw,
                                  filt is not None, cache_blocks)
             cs = ClientScanner(self, start, stop, reversed, queries, filt, max_versions or 1,
-                               caching, fresh_filter,
+                               caching, fresh,
                                so.limits(max_results_per_family, row_offset_per_family),
                                metrics)
             # opening the scan is a request that returns the first batch: the read point is
@@ -474,13 +475,6 @@ class Table:
     def count(self, **scan_args: Any) -> int:
         """How many rows a scan with these arguments returns."""
         return sum(1 for _ in self.scan(**scan_args))
-
-
-def fresh_filter(f: Filter | str | None) -> Filter | None:
-    """A filter with no state left from an earlier scan (filters keep per-scan state)."""
-    from hsim.filters import fresh
-
-    return fresh(f)
 
 
 def _filter(f, seed: int = 0):

@@ -12,15 +12,15 @@ cache holds encoded blocks.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
 from itertools import islice
-from os.path import commonprefix
 
 from hsim.cell import LATEST_TIMESTAMP, Cell, from_fields
 from hsim.config import Config
 from hsim.engine import block as blk
 from hsim.engine.block import HEADER_SIZE, read_block, read_header
 from hsim.engine.block_seek import SeekableBlock
+from hsim.engine.hfile_blooms import BloomChecks
+from hsim.engine.hfile_inspection import BlockRecord, HFileInspection  # noqa: F401 (re-export)
 from hsim.engine.block_index import (
     first_on_row,
     key_to_cell,
@@ -45,19 +45,7 @@ from hsim.schema import ColumnFamily
 _NEG_LATEST = -LATEST_TIMESTAMP
 
 
-@dataclass(frozen=True)
-class BlockRecord:
-    """One block of a file as its header describes it (plus, for data blocks, its cells)."""
-
-    offset: int
-    block_type: str  # the magic, e.g. "DATABLK*"
-    on_disk_size: int  # header + compressed body + checksums
-    uncompressed_size: int  # body, uncompressed, without header
-    first_cell: Cell | None = None
-    cell_count: int = 0
-
-
-class HFileReader:
+class HFileReader(BloomChecks, HFileInspection):
     """Reads one HFile's bytes. The physical figures, all measured on the bytes:
 
     - `size`: the whole file; `data_size`: data blocks on disk (headers, compressed bodies,
@@ -88,16 +76,6 @@ class HFileReader:
         self.index_levels = t.num_data_index_levels
         self._walk_blocks()
         self._load_on_open()
-
-    @property
-    def block_cache(self):
-        return self._cache
-
-    @block_cache.setter
-    def block_cache(self, cache) -> None:
-        """The cache of the server the file's region is open on (set again when it moves)."""
-        self._cache = cache
-        self._data_cache = cache if self.family.block_cache else None
 
     # --- load-on-open ---------------------------------------------------------------------------
 
@@ -470,65 +448,6 @@ class HFileReader:
             acc.reverse()
             yield cur_row, acc
 
-    def passes_bloom(self, row: bytes, qualifier: bytes | None, io) -> bool:
-        """StoreFileReader.passesGeneralRowBloomFilter / passesGeneralRowColBloomFilter.
-
-        A ROWCOL probe of one column also probes the row's empty qualifier (checkGeneralBloomFilter:
-        a row delete is a DeleteFamily marker with an empty qualifier, which the (row, column)
-        key would miss). Each probe looks in the chunk its own key falls in; probe keys and
-        chunk keys are first-on-row-col keys with an empty family, as HBase builds them."""
-        bloom = self.bloom
-        if bloom is None:
-            return True
-        io.bloom_checks += 1
-        if bloom.bloom_type == "ROWCOL":
-            if qualifier is None:
-                io.bloom_checks -= 1  # multi-column reads: HBase checks blooms at seek time
-                return True
-            if self._in_chunk(bloom, (row, b"", qualifier, _NEG_LATEST, -255),
-                              rowcol_key(row, qualifier), io) or \
-                    self._in_chunk(bloom, (row, b"", b"", _NEG_LATEST, -255),
-                                   rowcol_key(row, b""), io):
-                return True
-        else:
-            key = row if self.bloom_prefix_length is None else row[: self.bloom_prefix_length]
-            if self._in_chunk(bloom, key, key, io):
-                return True
-        io.bloom_negatives += 1
-        return False
-
-    def passes_prefix_bloom(self, start_row: bytes | None, stop_row: bytes | None, io) -> bool:
-        """StoreFileReader.passesGeneralRowPrefixBloomFilter for a scan: a ROWPREFIX_FIXED_LENGTH
-        bloom is asked for the start row's prefix when the start and stop rows share at least
-        the prefix length; any other scan (or bloom) passes."""
-        p = self.bloom_prefix_length
-        if p is None or self.bloom is None or not start_row or not stop_row:
-            return True
-        if len(commonprefix((start_row, stop_row))) < p:
-            return True
-        return self.passes_bloom(start_row[:p], None, io)
-
-    def _in_chunk(self, bloom: CompoundBloomMeta, chunk_key, hash_key: bytes, io) -> bool:
-        """CompoundBloomFilter.contains: the chunk whose first key is the last <= chunk_key."""
-        i = bisect_right(bloom.first_keys, chunk_key) - 1
-        io.bloom_probes += 1
-        return i >= 0 and hash_key in self._bloom_chunk(bloom, i, io)
-
-    def passes_delete_family_bloom(self, row: bytes, io) -> bool:
-        """StoreFileReader.passesDeleteFamilyBloomFilter: may `row` have a DeleteFamily here?
-        HBase asks it in StoreFileScanner's lazy seeks: an explicit-column Get reads the row's
-        first block (its family markers) only when it answers yes (`may_delete_family`)."""
-        if self.delete_family_count == 0:
-            return False
-        bloom = self.delete_family_bloom
-        if bloom is None:
-            return True
-        i = bisect_right(bloom.first_keys, row) - 1
-        return i >= 0 and row in self._bloom_chunk(bloom, i, io)
-
-    def _bloom_chunk(self, bloom: CompoundBloomMeta, i: int, io):
-        return self._cached_block(bloom.offsets[i], io, bloom.chunk_filter)
-
     def mid_key(self) -> Cell | None:
         """HFileBlockIndex midkey(): the middle root entry, or leaf entry (N-1)/2 of a
         multi-level index. A getMidpoint key, so its row may never have been written."""
@@ -539,46 +458,6 @@ class HFileReader:
         offset, _size, entry = self._mid_meta
         _, body = read_block(self.data, offset, self._decompress)
         return key_to_cell(parse_non_root(body)[0][entry])
-
-    # --- inspection -------------------------------------------------------------------------------
-
-    def cells(self, plain: bool = False):
-        """Every cell of the file, block by block (no cache, no counters); `plain`: as field
-        tuples (see decode_cells)."""
-        for off in self._offsets:
-            _, body = read_block(self.data, off, self._decompress)
-            yield from self._decode(body, plain)
-
-    def blocks(self) -> list[BlockRecord]:
-        """The data blocks: offset, sizes, first cell and cell count."""
-        out = []
-        for off, size, body_size in zip(self._offsets, self._on_disk, self._uncompressed):
-            _, body = read_block(self.data, off, self._decompress)
-            cells = self._decode(body)
-            out.append(BlockRecord(off, read_header(self.data, off)[0].decode(), size, body_size,
-                                   cells[0] if cells else None, len(cells)))
-        return out
-
-    def all_blocks(self) -> list[BlockRecord]:
-        """Every block of the file in order, as its header describes it."""
-        return [BlockRecord(off, magic.decode("latin-1"), size, body)
-                for off, magic, size, body in self._headers]
-
-    def index_entries(self) -> list[tuple[int, int, int, tuple]]:
-        """(level, offset, on-disk size, key 5-tuple) of every index entry, root level first
-        (level 1 = root); no cache, no counters."""
-        out = [(1, o, s, k) for k, o, s in zip(self._root_keys, self._root_offsets,
-                                                 self._root_sizes)]
-        level_offsets = list(self._root_offsets)
-        for level in range(2, self.index_levels + 1):
-            nxt = []
-            for off in level_offsets:
-                _, body = read_block(self.data, off, self._decompress)
-                keys, offsets, sizes = parse_non_root(body)
-                out.extend((level, o, s, k) for k, o, s in zip(keys, offsets, sizes))
-                nxt.extend(offsets)
-            level_offsets = nxt
-        return out
 
     def __repr__(self) -> str:
         return (f"HFileReader({self.name}, {self.size} bytes, {self.entry_count} cells, "
