@@ -54,7 +54,8 @@ def get_args(tget) -> dict:
     args = dict(columns=column_specs(tget.columns), max_versions=tget.maxVersions,
                 filter=_filter(tget.filterString, tget.filterBytes),
                 max_results_per_family=tget.storeLimit,
-                row_offset_per_family=tget.storeOffset)
+                row_offset_per_family=tget.storeOffset,
+                cache_blocks=_cache_blocks(tget.cacheBlocks))
     if tget.timestamp is not None:
         args["timestamp"] = tget.timestamp
     elif tget.timeRange is not None:
@@ -76,7 +77,13 @@ def scan_args(tscan) -> dict:
         filter=_filter(tscan.filterString, tscan.filterBytes), reversed=bool(tscan.reversed),
         caching=tscan.caching if tscan.caching and tscan.caching > 0 else 1000,
         batch=batch if batch and batch > 0 else None,
-        limit=tscan.limit if tscan.limit and tscan.limit > 0 else None)
+        limit=tscan.limit if tscan.limit and tscan.limit > 0 else None,
+        cache_blocks=_cache_blocks(tscan.cacheBlocks))
+
+
+def _cache_blocks(flag) -> bool:
+    """TGet/TScan.cacheBlocks (Get/Scan.setCacheBlocks when set; true when not)."""
+    return True if flag is None else bool(flag)
 
 
 def tresult(cells) -> object:

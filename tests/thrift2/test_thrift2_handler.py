@@ -227,3 +227,27 @@ def test_faults_then_success(env, client):
     assert client.get(TABLE, T.TGet(row=b"r")).columnValues == []
     _put(client, b"r", [(b"cf", b"a", b"1")])
     assert client.exists(TABLE, T.TGet(row=b"r"))
+
+
+def test_cache_blocks_false_reads_without_filling_the_block_cache(env, client):
+    """TGet/TScan.cacheBlocks = false (Get/Scan.setCacheBlocks(false)): the data blocks read
+    from files are not added to the cache; unset, they are."""
+    for i in range(10):
+        _put(client, b"r%d" % i, [(b"cf", b"a", b"%d" % i)])
+    env.cluster.admin.flush("t")
+    cache = env.cluster.region_servers[0].block_cache
+    files = [sf for r in env.cluster.master.tables["t"].locator.regions
+             for s in r.stores.values() for sf in s.files]
+    keys = {(sf.reader.name, off) for sf in files for off in sf.reader._offsets}
+
+    def data_blocks():
+        return len(keys & set(cache._priority))
+
+    assert keys and data_blocks() == 0  # a flush caches no data block (CACHE_DATA_ON_WRITE off)
+    client.get(TABLE, T.TGet(row=b"r1", cacheBlocks=False))
+    sid = client.openScanner(TABLE, T.TScan(cacheBlocks=False))
+    assert len(client.getScannerRows(sid, 100)) == 10
+    client.closeScanner(sid)
+    assert data_blocks() == 0
+    client.get(TABLE, T.TGet(row=b"r1"))
+    assert data_blocks() > 0
