@@ -23,6 +23,8 @@ import enum
 import struct
 from collections import namedtuple
 
+from hsim.errors import InvalidArgumentError
+
 # Field positions, for engine code that reads the tuple directly on hot paths.
 ROW, FAMILY, QUALIFIER, NEG_TS, NEG_TYPE, NEG_SEQ, VALUE, TTL = range(8)
 
@@ -81,6 +83,15 @@ _CellBase = namedtuple(
     "_CellBase", ["row", "family", "qualifier", "neg_ts", "neg_type", "neg_seq", "value", "ttl"]
 )
 _new = tuple.__new__
+
+
+def check_row(row: bytes) -> None:
+    """Mutation.checkRow: 'Row length is 0' / 'Row length N is > 32767' (the one place; the
+    put path's fast guards in client/table.py and regions/region.py fall back to it)."""
+    if not row:
+        raise InvalidArgumentError("Row length is 0")
+    if len(row) > MAX_ROW_LENGTH:
+        raise InvalidArgumentError(f"Row length {len(row)} is > {MAX_ROW_LENGTH}")
 
 
 def utf8(text: str, arg: str | None = None) -> bytes:

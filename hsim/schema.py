@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 
 from hsim import descriptor_attributes as attributes
+from hsim.cell import MAX_ROW_LENGTH
 from hsim.configuration_keys import FAMILY, TABLE
 from hsim.configuration_keys import validate as validate_configuration
 from hsim.errors import DoNotRetryError, InvalidArgumentError
@@ -24,7 +25,6 @@ BLOOM_TYPES = ("NONE", "ROW", "ROWCOL", "ROWPREFIX_FIXED_LENGTH")
 COMPRESSIONS = ("NONE", "SNAPPY", "LZ4", "GZ", "ZSTD")
 # BloomFilterUtil.PREFIX_LENGTH_KEY: a ROWPREFIX_FIXED_LENGTH family's CONFIGURATION key
 PREFIX_LENGTH_KEY = "RowPrefixBloomFilter.prefix_length"
-_MAX_ROW_LENGTH = 32767  # HConstants.MAX_ROW_LENGTH
 # DataBlockEncoding values HBase 2.x writes (hsim/engine/encoding/)
 DATA_BLOCK_ENCODINGS = ("NONE", "PREFIX", "DIFF", "FAST_DIFF", "ROW_INDEX_V1")
 
@@ -190,9 +190,9 @@ def bloom_prefix_length(family) -> int | None:
                               f"parsing {PREFIX_LENGTH_KEY} for BloomType "
                               f"ROWPREFIX_FIXED_LENGTH:{value}")
     n = int(str(value))
-    if not 0 < n <= _MAX_ROW_LENGTH:
+    if not 0 < n <= MAX_ROW_LENGTH:
         raise DoNotRetryError(head + f"the value of {PREFIX_LENGTH_KEY} must >=0 and < "
-                              f"{_MAX_ROW_LENGTH}")
+                              f"{MAX_ROW_LENGTH}")
     return n
 
 

@@ -9,7 +9,7 @@ namespaces), TableDescriptorChecker (table attributes)."""
 
 from __future__ import annotations
 
-from hsim.cell import MAX_ROW_LENGTH, NO_TTL, utf8
+from hsim.cell import NO_TTL, check_row, utf8
 from hsim.errors import (ConstraintError, DoNotRetryError, InvalidArgumentError,
                          NamespaceNotFoundError, TableExistsError)
 
@@ -36,10 +36,7 @@ def to_bytes(value, arg: str) -> bytes:
 def row(value, arg: str = "row") -> bytes:
     """Mutation.checkRow: 'Row length is 0' / 'Row length N is > 32767'."""
     r = to_bytes(value, arg)
-    if not r:
-        raise InvalidArgumentError("Row length is 0")
-    if len(r) > MAX_ROW_LENGTH:
-        raise InvalidArgumentError(f"Row length {len(r)} is > {MAX_ROW_LENGTH}")
+    check_row(r)
     return r
 
 

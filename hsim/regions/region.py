@@ -15,7 +15,7 @@ import logging
 import weakref
 
 from hsim.bytes import to_string_binary
-from hsim.cell import DELETE, LATEST_TIMESTAMP, MAX_ROW_LENGTH, PUT, fields
+from hsim.cell import DELETE, LATEST_TIMESTAMP, MAX_ROW_LENGTH, PUT, check_row, fields
 from hsim.configuration_keys import configured
 from hsim.durability import Durability, effective
 from hsim.engine.query_matcher import ScanQuery
@@ -38,14 +38,6 @@ _PUT = int(PUT)
 # Mutation entries handed to Region.mutate: (family, qualifier, timestamp|None, type code,
 # value, ttl_ms|NO_TTL). A Delete (code 8) with timestamp None is HBase's "delete the latest
 # version", resolved by a Get at write time (HRegion.prepareDeleteTimestamps).
-
-
-def check_row(row: bytes) -> None:
-    """Mutation.checkRow: 'Row length is 0' / 'Row length N is > 32767'."""
-    if not row:
-        raise InvalidArgumentError("Row length is 0")
-    if len(row) > MAX_ROW_LENGTH:
-        raise InvalidArgumentError(f"Row length {len(row)} is > {MAX_ROW_LENGTH}")
 
 
 def encode_region_name(table: str, start_key: bytes, region_id: int) -> str:

@@ -304,7 +304,7 @@ Shows a region's RegionInfo, by region name or encoded region name.
   hbase> regioninfo '1cc99389c5eedc8b4850b2251a56893e'
 """)
 def regioninfo(sh, region_name):
-    from hsim.regions.meta import region_info_bytes, region_info_text, region_row
+    from hsim.client.catalog import region_info_bytes, region_info_text, region_row
 
     region = sh.cluster.master.region_by_name(name_text(region_name))
     sh.fmt.line(region_info_text(region_info_bytes(region), region_row(region)))

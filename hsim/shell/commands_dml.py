@@ -73,7 +73,7 @@ def _converter(name: str | None):
 def _meta_converters(table, converters: dict) -> dict:
     """Table#to_string on hbase:meta: info:regioninfo (and splitA/B) as RegionInfo.toString,
     info:serverstartcode as a long; these win over a column's own converter, as in HBase."""
-    from hsim.regions.meta import is_meta, region_info_text
+    from hsim.client.catalog import is_meta, region_info_text
 
     if is_meta(to_text(table)):
         for q in (b"regioninfo", b"splitA", b"splitB"):

@@ -77,7 +77,7 @@ holds the system table hbase:meta.
 """)
 def list_namespace_tables(sh, namespace):
     from hsim.errors import NamespaceNotFoundError
-    from hsim.regions.meta import META_TABLE
+    from hsim.client.catalog import META_TABLE
 
     ns = _namespace(namespace)
     if ns not in sh.admin.list_namespaces():

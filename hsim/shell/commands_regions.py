@@ -131,7 +131,7 @@ Shows the region that holds a row: its server (host:port) and the region's descr
   hbase> locate_region 'tableName', 'key0'
 """)
 def locate_region(sh, table, row_key):
-    from hsim.regions.meta import region_info_bytes, region_info_text, region_row
+    from hsim.client.catalog import region_info_bytes, region_info_text, region_row
 
     name = name_text(table)
     if not isinstance(row_key, str):  # Bytes.toBytesBinary(String) from JRuby

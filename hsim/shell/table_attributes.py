@@ -150,7 +150,7 @@ def _kept_value(kind: str, v) -> str:
 def describe_attributes(desc) -> str:
     """TableDescriptor#toStringTableAttributes: `, {TABLE_ATTRIBUTES => {...}}` or nothing.
     Reserved keys by name, then every other value under METADATA, each set in key order."""
-    from hsim.regions.meta import is_meta
+    from hsim.client.catalog import is_meta
 
     values = {**desc.values, **desc.configuration}  # HBase 2 keeps both as values
     if is_meta(desc.name):

@@ -23,7 +23,7 @@ from hsim.client.batch import Mutation
 from hsim.durability import Durability
 from hsim.errors import HsimError, InvalidArgumentError, TableNotFoundError, UnknownRegionError
 from hsim.filters.parser import parse_filter
-from hsim.regions.region import check_row
+from hsim.cell import check_row
 from hsim.client import validation
 from hsim.gateway import columns as cols
 from hsim.gateway.errors import Escaped
@@ -402,7 +402,7 @@ class HbaseHandler:
     def getRegionInfo(self, row):
         """The region a meta row key ("table,row,99999999999999") falls in: as HBase, the
         first row of a reversed scan of hbase:meta's info family from that key."""
-        from hsim.regions.meta import META_TABLE, parse_region_info
+        from hsim.client.catalog import META_TABLE, parse_region_info
 
         text = row.decode("latin-1")
         found = next(iter(self.cluster.table(META_TABLE).scan(

@@ -124,9 +124,10 @@ def test_the_diagram_names_every_layer():
     assert not missing, "not in docs/engine.md's layer diagram: " + ", ".join(missing)
 
 
-# The gateways serve clients: they reach the cluster through hsim.client (Cluster, Admin, Table)
-# as HBase's gateways go through its client API, never into regions, stores or files.
-GATEWAYS = ("hsim.gateway", "hsim.thrift2_server", "hsim.rest")
+# The gateways and the shell serve clients: they reach the cluster through hsim.client
+# (Cluster, Admin, Table, the catalog) as HBase's gateways and shell go through its client API,
+# never into regions, stores or files.
+GATEWAYS = ("hsim.gateway", "hsim.thrift2_server", "hsim.rest", "hsim.thrift", "hsim.shell")
 BELOW_THE_CLIENT = ("hsim.regions", "hsim.storage", "hsim.engine")
 
 
