@@ -19,6 +19,13 @@ from hsim.errors import InvalidArgumentError
 _q = struct.Struct(">q")
 _i = struct.Struct(">i")
 _h = struct.Struct(">h")
+_FLOAT32 = struct.Struct(">f")
+
+
+def java_float(x: float) -> float:
+    """x as Java's Configuration.getFloat hands it over: rounded to single precision, then
+    widened back to a double (the compaction ratios, a bloom's error rate)."""
+    return _FLOAT32.unpack(_FLOAT32.pack(x))[0]
 
 
 def to_bytes(x: float) -> bytes:

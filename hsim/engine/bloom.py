@@ -24,6 +24,8 @@ key of a chunk and all their bit positions in a few array operations.
 
 from __future__ import annotations
 
+from hsim.bytes import java_float
+
 import math
 import struct
 
@@ -38,14 +40,8 @@ ROWCOL_COMPARATOR = b"org.apache.hadoop.hbase.CellComparatorImpl"
 _LN2 = math.log(2)
 _LN2_SQUARED = _LN2 * _LN2
 _HEAD = struct.Struct(">iqiiqqi")
-_F = struct.Struct(">f")
 _ROWCOL_SUFFIX = struct.pack(">qB", LATEST_TIMESTAMP, 255)
 _H = struct.Struct(">H")
-
-
-def java_float(x: float) -> float:
-    """Round to a Java float, as Configuration.getFloat hands the error rate to HBase."""
-    return _F.unpack(_F.pack(x))[0]
 
 
 def error_rate_for(bloom_type: str, configured: float) -> float:

@@ -24,8 +24,9 @@ and `long * double` products are truncated as Java's `(long)` cast does.
 
 from __future__ import annotations
 
+from hsim.bytes import java_float
+
 import math
-import struct
 from dataclasses import dataclass
 
 from hsim.config import LONG_MAX, Config
@@ -35,12 +36,6 @@ FOREVER = LONG_MAX  # HConstants.FOREVER: no TTL
 _LONG_MIN = -(1 << 63)
 # isBetterSelection replaces the best window of a stuck store only when better by 5%.
 _REPLACE_IF_BETTER_BY = 1.05
-_f32 = struct.Struct("<f")
-
-
-def java_float(x: float) -> float:
-    """x as Java's conf.getFloat returns it: rounded to single precision, widened to double."""
-    return _f32.unpack(_f32.pack(x))[0]
 
 
 def java_round(x: float) -> int:
