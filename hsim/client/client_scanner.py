@@ -29,6 +29,10 @@ _CELL_BYTES = KV_OVERHEAD + 4  # estimatedSerializedSizeOf beyond row, family, q
 
 
 class ClientScanner:
+    """A client's scan of a table (ClientScanner): walks the table's regions in order (or in
+    reverse), opening a RegionScanner on each through its server, and hands out batches of
+    rows. It owns only its position, its metrics and the table state it started on."""
+
     def __init__(self, table, start, stop, reversed, queries, filt, max_versions, caching,
                  fresh_filter, limits=None, metrics=None):
         self.table = table

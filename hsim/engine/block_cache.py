@@ -24,6 +24,10 @@ PRIORITY_NAMES = ("single", "multi", "memory")
 
 
 class BlockCache:
+    """One region server's LruBlockCache: owns the cached blocks in three priority buckets
+    (single, multi, in-memory) and the hit, miss and eviction counters. HFile readers put and
+    get blocks keyed by (file name, offset); nothing else changes it."""
+
     def __init__(self, capacity_bytes: int, *, single_factor: float = 0.25,
                  multi_factor: float = 0.50, memory_factor: float = 0.25,
                  acceptable_factor: float = 0.99, min_factor: float = 0.95):

@@ -17,6 +17,9 @@ from hsim.engine.block import decode_cells
 
 
 class SeekableBlock:
+    """A cached data block kept as bytes plus the offset of each cell (or, for ROW_INDEX_V1,
+    of each row), so a Get decodes only its row's cells."""
+
     __slots__ = ("body", "offsets", "include_tags", "include_mvcc")
 
     def __init__(self, body: bytes, offsets: array, include_tags: bool, include_mvcc: bool):

@@ -20,6 +20,9 @@ _NEG_INF = -(1 << 63)
 
 @dataclass
 class CompactionResult:
+    """What one compaction produced: the new file's bytes (None when no cell survived), its
+    cells and block offsets for the reader, the counts, and per-window results."""
+
     data: bytes | None  # the new file, or None when nothing survived
     cells_read: int = 0
     cells_written: int = 0
@@ -37,6 +40,10 @@ class CompactionResult:
 
 
 class Compactor:
+    """Rewrites a selection of one store's files into one new file (or one per date-tiered
+    window) through the compaction matcher (HBase's DefaultCompactor / DateTieredCompactor).
+    Stateless between calls; the Store decides what to compact and swaps the files in."""
+
     def __init__(self, family, config):
         self.family = family
         self.config = config

@@ -57,6 +57,10 @@ class StoreCounters:
 
 
 class Store(StoreCompaction):
+    """One column family of one region (HStore): owns its MemStore, its store files (oldest
+    first), its counters and its compaction policy. Only its Region writes to it (cells with
+    sequence ids, flushes, compactions, split references); an `alter` replaces `family`."""
+
     def __init__(self, name: bytes, family, config, block_cache=None, *, owner: str = "",
                  table_configuration: dict | None = None):
         self.name = name  # the family name

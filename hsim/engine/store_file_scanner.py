@@ -17,6 +17,9 @@ from hsim.engine.block_index import first_on_row, search_key
 
 
 class RowCursor:
+    """One store file's cells of one row, read a data block at a time as the store scanner asks
+    (StoreFileScanner); it counts the blocks it reads in the request's IOCounters."""
+
     __slots__ = ("reader", "row", "io", "i", "held", "more", "name", "rowcol", "decoded")
 
     def __init__(self, reader, row: bytes, io, name: str, wanted: list | None = None):

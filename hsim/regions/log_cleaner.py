@@ -15,6 +15,9 @@ from __future__ import annotations
 
 
 class LogCleaner:
+    """The master's oldWALs chore: archived WAL files and their archive times, deleted once past
+    hbase.master.logcleaner.ttl of cluster time."""
+
     def __init__(self, ttl_ms: int):
         self.ttl_ms = ttl_ms
         self.old_wals: dict[str, int] = {}  # file name -> archive time, oldest first

@@ -28,6 +28,10 @@ from hsim.schema import ColumnFamily, TableDescriptor, validate_family_name
 
 
 class Master(Lifecycle):
+    """The HMaster: owns the region servers, the table map (TableState per table), namespaces,
+    the balancer and normalizer switches and chores, and the procedures a data directory
+    journals. Admin calls come here; it is the only writer of the table map and assignments."""
+
     def __init__(self, region_servers: int, config, clock):
         if region_servers < 1:
             raise InvalidArgumentError("a cluster needs at least one region server")

@@ -46,6 +46,11 @@ def encode_region_name(table: str, start_key: bytes, region_id: int) -> str:
 
 
 class Region(RegionReads):
+    """One region (HRegion): a row range of one table, its stores (one per family), its
+    sequence ids and MVCC read point, its request counters and its split policy. Its
+    RegionServer routes requests to it; the Master opens, closes, splits, merges and moves it;
+    recovery replays the WAL into it. Clients never reach it but through its server."""
+
     def __init__(self, table, start_key: bytes, end_key: bytes, region_id: int, config,
                  block_cache=None, seq_id: int = 0):
         self.table = table  # a TableDescriptor (shared with the master; alter updates it)

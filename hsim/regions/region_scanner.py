@@ -20,6 +20,10 @@ from hsim.engine.gc_pause import gc_paused
 
 
 class RegionScanner:
+    """A scan of one region at the read point it opened with (RegionScannerImpl): the store
+    files it pinned, where it stopped, and the filter and limits it applies; one batch per
+    request, asked by the ClientScanner through the region server."""
+
     __slots__ = ("region", "read_point", "files", "start", "stop", "queries", "now", "reversed",
                  "filt", "max_versions", "limits", "last_row", "exhausted", "cursors",
                  "__weakref__")

@@ -10,6 +10,10 @@ from hsim.regions.scan_metrics import ScanMetrics
 
 
 class RegionServer:
+    """One region server (HRegionServer + RSRpcServices): owns its regions by encoded name, its
+    WAL, its block cache, its compaction queues and its request counters. Every client request
+    to a region goes through one of its methods; the Master assigns and moves its regions."""
+
     def __init__(self, index: int, config, master, start_code: int = 0):
         from hsim.engine.block_cache import BlockCache
 

@@ -40,6 +40,10 @@ class WALFile:
 
 
 class WAL:
+    """One region server's write-ahead log (FSHLog): owns its WAL files (bytes and the highest
+    sequence id per region in each), what is synced, and the roll and archive counters. The
+    server's regions append; the server rolls it and archives flushed files."""
+
     def __init__(self, server_name: str, config, now: int):
         self.prefix = server_name.replace(",", "%2C")  # as HBase names WAL files
         self.config = config

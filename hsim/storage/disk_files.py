@@ -18,6 +18,9 @@ def read_file(path: str) -> bytes:
 
 
 class TableOnDisk:
+    """One table as read from the data directory at open: its descriptor, state, split keys and
+    its regions' files, before the master takes them."""
+
     __slots__ = ("desc", "enabled", "state_time", "split_keys", "regions")
 
     def __init__(self, desc, enabled, state_time, split_keys):

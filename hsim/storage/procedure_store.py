@@ -38,6 +38,9 @@ class Procedure:
 
 
 class ProcedureStore:
+    """The procedure journal in MasterProcWALs/: appends procedures and their states, reads them
+    back at open so an unfinished DDL or split is rolled back or forward."""
+
     def __init__(self, root: str):
         self.dir = os.path.join(root, DIR)
         self.next_id = 1

@@ -11,6 +11,8 @@ from hsim.storage import fs
 
 
 class WALWriter:
+    """The WAL's sink with a data directory: writes each sync's bytes to its WAL file on disk."""
+
     __slots__ = ("directory", "files")
 
     def __init__(self, directory: str, files: dict):
