@@ -103,9 +103,12 @@ def schema(media, desc):
 
 
 _FAMILY_OPTIONS = ("VERSIONS", "MIN_VERSIONS", "TTL", "BLOCKSIZE", "IN_MEMORY", "BLOCKCACHE",
-                   "BLOOMFILTER", "COMPRESSION", "KEEP_DELETED_CELLS")
-_DEFAULTS = {"DATA_BLOCK_ENCODING": "NONE", "INDEX_BLOCK_ENCODING": "NONE",
-             "REPLICATION_SCOPE": "0"}
+                   "BLOOMFILTER", "COMPRESSION", "KEEP_DELETED_CELLS", "DATA_BLOCK_ENCODING",
+                   "CACHE_DATA_ON_WRITE", "CACHE_INDEX_ON_WRITE", "CACHE_BLOOMS_ON_WRITE",
+                   "PREFETCH_BLOCKS_ON_OPEN", "EVICT_BLOCKS_ON_CLOSE")
+_BOOLS = ("IN_MEMORY", "BLOCKCACHE", "CACHE_DATA_ON_WRITE", "CACHE_INDEX_ON_WRITE",
+          "CACHE_BLOOMS_ON_WRITE", "PREFETCH_BLOCKS_ON_OPEN", "EVICT_BLOCKS_ON_CLOSE")
+_DEFAULTS = {"INDEX_BLOCK_ENCODING": "NONE", "REPLICATION_SCOPE": "0"}
 
 
 def _family_options(attrs: dict) -> dict:
@@ -121,8 +124,10 @@ def _family_options(attrs: dict) -> dict:
                     raise BadRequest(f"{key} must be a number, not {value!r}") from None
                 if key == "TTL" and out[key] == _INT_MAX:
                     out[key] = None
-            elif key in ("IN_MEMORY", "BLOCKCACHE"):
+            elif key in _BOOLS:
                 out[key] = value.lower() == "true"
+            elif key == "DATA_BLOCK_ENCODING":
+                out[key] = value  # DataBlockEncoding.valueOf: the exact name
             else:
                 out[key] = value.upper()
         elif _DEFAULTS.get(key) != value.upper():

@@ -4,9 +4,10 @@ columnFamilyDescriptorFromThrift and the FromHBase directions).
 
 A family built from Thrift starts from ColumnFamilyDescriptorBuilder's defaults, takes its
 `attributes` (HBase's option names: VERSIONS, TTL, ...) and then every typed field that is set.
-Settings hsim does not model (DFS replication, replication scope, data block encodings, the
-cache-on-write and evict-on-close flags, tag compression, per-family configuration) are refused
-unless they hold HBase's default, so a descriptor read back and sent again is accepted.
+Settings hsim does not model (DFS replication, replication scope, tag compression) are refused
+unless they hold HBase's default, so a descriptor read back and sent again is accepted; the data
+block encoding, the cache-on-write and evict-on-close flags and the family's configuration (the
+keys hsim reads) are modelled.
 A family reads back with HBase's `getValues()` as its attributes, as the builder fills them.
 """
 
@@ -22,15 +23,19 @@ _BLOOM = {v: k for k, v in ttypes.TBloomFilterType._VALUES_TO_NAMES.items()}
 _CODEC = ttypes.TCompressionAlgorithm._VALUES_TO_NAMES
 _KDC = ttypes.TKeepDeletedCells._VALUES_TO_NAMES
 # Attributes with HBase's defaults that hsim accepts and reports without modelling them.
-_FIXED = {"DATA_BLOCK_ENCODING": "NONE", "INDEX_BLOCK_ENCODING": "NONE", "REPLICATION_SCOPE": "0"}
+_FIXED = {"INDEX_BLOCK_ENCODING": "NONE", "REPLICATION_SCOPE": "0"}
 _INTS = ("VERSIONS", "MIN_VERSIONS", "TTL", "BLOCKSIZE")
-_BOOLS = ("IN_MEMORY", "BLOCKCACHE")
-_STRS = ("BLOOMFILTER", "COMPRESSION", "KEEP_DELETED_CELLS")
+_BOOLS = ("IN_MEMORY", "BLOCKCACHE", "CACHE_DATA_ON_WRITE", "CACHE_INDEX_ON_WRITE",
+          "CACHE_BLOOMS_ON_WRITE", "PREFETCH_BLOCKS_ON_OPEN", "EVICT_BLOCKS_ON_CLOSE")
+_STRS = ("BLOOMFILTER", "COMPRESSION", "KEEP_DELETED_CELLS", "DATA_BLOCK_ENCODING")
+_ENCODING = ttypes.TDataBlockEncoding._VALUES_TO_NAMES
+# typed cache flags -> the family option each sets
+_CACHE_FIELDS = {"cacheDataOnWrite": "CACHE_DATA_ON_WRITE",
+                 "cacheIndexesOnWrite": "CACHE_INDEX_ON_WRITE",
+                 "cacheBloomsOnWrite": "CACHE_BLOOMS_ON_WRITE",
+                 "evictBlocksOnClose": "EVICT_BLOCKS_ON_CLOSE"}
 # Typed fields hsim does not model, with the value HBase's builder gives them.
-_UNMODELLED = {"dfsReplication": (None, 0), "scope": (None, 0), "dataBlockEncoding": (None, 0),
-               "cacheBloomsOnWrite": (None, False), "cacheDataOnWrite": (None, False),
-               "cacheIndexesOnWrite": (None, False), "evictBlocksOnClose": (None, False),
-               "compressTags": (None, True)}
+_UNMODELLED = {"dfsReplication": (None, 0), "scope": (None, 0), "compressTags": (None, True)}
 
 
 def _text(b) -> str:
@@ -51,6 +56,8 @@ def _attribute_options(attributes) -> dict:
                 raise InvalidArgumentError(f"{key} must be a number, not {value!r}") from None
         elif key in _BOOLS:
             out[key] = value.lower() == "true"
+        elif key == "DATA_BLOCK_ENCODING":
+            out[key] = value  # DataBlockEncoding.valueOf: the exact name
         elif key in _STRS:
             out[key] = value.upper()
         else:
@@ -62,8 +69,6 @@ def family_from_thrift(cd) -> tuple[bytes, ColumnFamily]:
     """columnFamilyDescriptorFromThrift: the family's name and options."""
     if not cd.name:
         raise InvalidArgumentError("Column Family name can not be empty")
-    if cd.configuration:
-        raise InvalidArgumentError("hsim does not model per-family configuration")
     for name, allowed in _UNMODELLED.items():
         if getattr(cd, name) not in allowed:
             raise InvalidArgumentError(f"hsim does not model TColumnFamilyDescriptor.{name} = "
@@ -82,6 +87,13 @@ def family_from_thrift(cd) -> tuple[bytes, ColumnFamily]:
             raise DoNotRetryError(f"Compression algorithm '{codec.lower()}' previously failed "
                                   "test.")
         opts["COMPRESSION"] = codec
+    if cd.dataBlockEncoding is not None:
+        opts["DATA_BLOCK_ENCODING"] = _ENCODING.get(cd.dataBlockEncoding, str(cd.dataBlockEncoding))
+    for field, key in _CACHE_FIELDS.items():
+        if getattr(cd, field) is not None:
+            opts[key] = bool(getattr(cd, field))
+    if cd.configuration:  # the keys hsim reads (hsim.configuration_keys); others are refused
+        opts["CONFIGURATION"] = {_text(k): _text(v) for k, v in cd.configuration.items()}
     if cd.keepDeletedCells is not None:
         opts["KEEP_DELETED_CELLS"] = _KDC.get(cd.keepDeletedCells, "FALSE")
     for field, key in (("maxVersions", "VERSIONS"), ("minVersions", "MIN_VERSIONS"),
@@ -98,15 +110,18 @@ def family_to_thrift(name: bytes, cf: ColumnFamily):
     """columnFamilyDescriptorFromHBase."""
     return ttypes.TColumnFamilyDescriptor(
         name=name, attributes={k.encode(): v.encode() for k, v in family_values(cf).items()},
-        configuration={}, blockSize=cf.block_size, bloomnFilterType=_BLOOM[cf.bloom_filter],
+        configuration=dict(cf.configuration),
+        blockSize=cf.block_size, bloomnFilterType=_BLOOM[cf.bloom_filter],
         compressionType=getattr(ttypes.TCompressionAlgorithm, cf.compression),
-        dfsReplication=0, dataBlockEncoding=ttypes.TDataBlockEncoding.NONE,
+        dfsReplication=0,
+        dataBlockEncoding=getattr(ttypes.TDataBlockEncoding, cf.data_block_encoding),
         keepDeletedCells=getattr(ttypes.TKeepDeletedCells, cf.keep_deleted_cells.value),
         maxVersions=cf.max_versions, minVersions=cf.min_versions, scope=0,
         timeToLive=_INT_MAX if cf.ttl is None else cf.ttl,
-        blockCacheEnabled=bool(cf.block_cache), cacheBloomsOnWrite=False,
-        cacheDataOnWrite=False, cacheIndexesOnWrite=False, compressTags=True,
-        evictBlocksOnClose=False, inMemory=bool(cf.in_memory))
+        blockCacheEnabled=bool(cf.block_cache), cacheBloomsOnWrite=cf.cache_blooms_on_write,
+        cacheDataOnWrite=cf.cache_data_on_write, cacheIndexesOnWrite=cf.cache_index_on_write,
+        compressTags=True, evictBlocksOnClose=cf.evict_blocks_on_close,
+        inMemory=bool(cf.in_memory))
 
 
 def table_name(tname) -> str:

@@ -181,7 +181,7 @@ def test_tables_descriptors_and_namespaces(client):
 def test_settings_hsim_does_not_model_are_refused(client):
     name = T.TTableName(qualifier=b"t3")
     for cd in (T.TColumnFamilyDescriptor(name=b"f", dfsReplication=3),
-               T.TColumnFamilyDescriptor(name=b"f", dataBlockEncoding=T.TDataBlockEncoding.DIFF),
+               T.TColumnFamilyDescriptor(name=b"f", compressTags=False),
                T.TColumnFamilyDescriptor(name=b"f", attributes={b"MOB_THRESHOLD": b"1"})):
         with pytest.raises(TApplicationException, match="hsim does not model"):
             client.createTable(T.TTableDescriptor(tableName=name, columns=[cd]), None)
@@ -251,3 +251,24 @@ def test_cache_blocks_false_reads_without_filling_the_block_cache(env, client):
     assert data_blocks() == 0
     client.get(TABLE, T.TGet(row=b"r1"))
     assert data_blocks() > 0
+
+
+def test_family_encoding_cache_flags_and_configuration_round_trip(client):
+    """TColumnFamilyDescriptor's dataBlockEncoding, cache flags and configuration reach the
+    family (ColumnFamilyDescriptorBuilder) and read back; an unread key is refused."""
+    cd = T.TColumnFamilyDescriptor(
+        name=b"f", dataBlockEncoding=T.TDataBlockEncoding.FAST_DIFF, cacheDataOnWrite=True,
+        evictBlocksOnClose=True, bloomnFilterType=T.TBloomFilterType.ROWPREFIX_FIXED_LENGTH,
+        configuration={"RowPrefixBloomFilter.prefix_length": "4"})
+    client.createTable(T.TTableDescriptor(tableName=T.TTableName(qualifier=b"enc"),
+                                          columns=[cd]), None)
+    back = client.getTableDescriptor(T.TTableName(qualifier=b"enc")).columns[0]
+    assert back.dataBlockEncoding == T.TDataBlockEncoding.FAST_DIFF
+    assert back.cacheDataOnWrite and back.evictBlocksOnClose and not back.cacheIndexesOnWrite
+    assert back.configuration == {"RowPrefixBloomFilter.prefix_length": "4"}
+    assert back.attributes[b"DATA_BLOCK_ENCODING"] == b"FAST_DIFF"
+    bad = T.TColumnFamilyDescriptor(name=b"f", configuration={"hbase.made.up": "1"})
+    with pytest.raises(TApplicationException, match="not modelled by hsim"):
+        client.createTable(T.TTableDescriptor(tableName=T.TTableName(qualifier=b"bad"),
+                                              columns=[bad]), None)
+    assert not client.tableExists(T.TTableName(qualifier=b"bad"))
