@@ -241,12 +241,6 @@ class Cell(_CellBase):
             parts.append(TTL_TAG.pack(11, 9, TTL_TAG_TYPE, self[7]))
         return b"".join(parts)
 
-    def tags_bytes(self) -> bytes:
-        """`[tagsLen:2][tags]` as an HFile that includes tags writes after the value."""
-        if self[7] == NO_TTL:
-            return b"\x00\x00"
-        return TTL_TAG.pack(11, 9, TTL_TAG_TYPE, self[7])
-
     @staticmethod
     def from_keyvalue(buf: bytes, offset: int = 0, has_tags: bool = False,
                       seq_id: int = 0) -> tuple[Cell, int]:

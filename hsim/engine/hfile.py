@@ -397,4 +397,4 @@ class HFileWriter:
 
 
 # The reader, in its own module; importable from here as before.
-from hsim.engine.hfile_reader import BlockRecord, HFileReader  # noqa: E402,F401
+from hsim.engine.hfile_reader import HFileReader  # noqa: E402,F401

@@ -20,7 +20,7 @@ from hsim.engine import block as blk
 from hsim.engine.block import HEADER_SIZE, read_block, read_header
 from hsim.engine.block_seek import SeekableBlock
 from hsim.engine.hfile_blooms import BloomChecks
-from hsim.engine.hfile_inspection import BlockRecord, HFileInspection  # noqa: F401 (re-export)
+from hsim.engine.hfile_inspection import HFileInspection
 from hsim.engine.block_index import (
     first_on_row,
     key_to_cell,

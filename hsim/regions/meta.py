@@ -88,12 +88,6 @@ def region_row(region) -> bytes:
             + f",{region.region_id}.{region.encoded_name}.".encode())
 
 
-def encoded_name_of(row: bytes) -> str:
-    """RegionInfo.encodeRegionName as carried in a new-format region name (the part between
-    the last two dots)."""
-    return row[:-1].rsplit(b".", 1)[-1].decode("ascii", "replace")
-
-
 def region_info_text(value: bytes, row: bytes | None = None) -> str:
     """RegionInfo.toString, as the shell prints info:regioninfo."""
     from hsim.bytes import to_string_binary

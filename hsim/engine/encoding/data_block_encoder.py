@@ -11,6 +11,8 @@ An encoded block (BlockType.ENCODED_DATA, magic DATABLKE) starts with the encodi
 
 from __future__ import annotations
 
+from hsim.protobuf import read_varint, varint
+
 from bisect import bisect_left
 from collections import OrderedDict
 
@@ -100,38 +102,21 @@ class DecodedOnDemand:
         return self.encoder.decode(self.body, self.include_tags, self.include_mvcc)
 
 
-# --- ByteBufferUtils.putCompressedInt / readCompressedInt: 7 bits a byte, low bits first ---------
+# --- ByteBufferUtils.putCompressedInt / readCompressedInt: 7 bits a byte, low bits first -----
+# (for the non-negative ints the encoders write, protobuf's base-128 varint, hsim.protobuf)
 
 _CINT = [bytes((i,)) for i in range(128)]
 
 
 def compressed_int(value: int) -> bytes:
-    if value < 128:
-        return _CINT[value]
-    out = bytearray()
-    while True:
-        b = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
+    return _CINT[value] if value < 128 else varint(value)
 
 
 def read_compressed_int(buf, pos: int) -> tuple[int, int]:
     b = buf[pos]
     if b < 128:
         return b, pos + 1
-    value = b & 0x7F
-    shift = 7
-    while True:
-        pos += 1
-        b = buf[pos]
-        value |= (b & 0x7F) << shift
-        if b < 128:
-            return value, pos + 1
-        shift += 7
+    return read_varint(buf, pos)
 
 
 def read_lengths(buf, pos: int, flag: int, same_key: int, same_value: int,
