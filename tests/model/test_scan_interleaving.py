@@ -94,6 +94,11 @@ class ScanInterleaving(RuleBasedStateMachine):
             self.scan["exact"] = False
             self.scan["reopen"] = "pending"
 
+    def _range_of(self, fetched) -> RowRange:
+        """The key range of the region that holds the rows after (before, reversed) the
+        scan's last fetched row."""
+        return self._region_range(fetched[-1][0][0])
+
     def _current_range(self) -> RowRange:
         """The key range of the region the open scan is reading (or will read first)."""
         s = self.scan
@@ -102,6 +107,9 @@ class ScanInterleaving(RuleBasedStateMachine):
             row = got[-1][0][0]
         else:
             row = None if s["args"]["reversed"] else b""
+        return self._region_range(row)
+
+    def _region_range(self, row) -> RowRange:
         for r in self.cluster.admin.regions("t"):
             keys = RowRange.half_open(r.start_key, r.end_key)
             if (row is None and not r.end_key) or (row is not None and keys.contains(row)):
@@ -136,23 +144,30 @@ class ScanInterleaving(RuleBasedStateMachine):
     @rule()
     def drain(self):
         s = self.scan
-        self._take_reopen_snapshot(s)
+        self._take_reopen_snapshot(s, drain=True)
         s["got"].extend(view(r) for r in s["gen"])
         self._check_prefix(s)
         self._finish()
 
-    def _take_reopen_snapshot(self, s) -> None:
+    def _take_reopen_snapshot(self, s, drain: bool = False) -> None:
         """Right before the read that reopens the scanner after a split: what the daughter
-        holds now past the last row returned is what the scan must return from it."""
+        holds now past the last row fetched is what the scan must return from it.
+
+        Opening the scan fetched its first batch (one row at caching=1, before any split), so
+        until that row is handed out the next read returns it from the client's buffer, and
+        the reopen comes one read later (at once, when draining)."""
         if s["reopen"] != "pending":
             return
-        keys = self._current_range()
+        fetched = s["got"] or s["expected"][:1]
+        if not s["got"] and fetched and not drain:
+            return  # this read hands out the buffered first row; the next one reopens
+        keys = self._range_of(fetched) if fetched else self._current_range()
         now = [view(r) for r in self.table.scan(**s["args"])]
-        if s["got"]:
-            last = s["got"][-1][0][0]
+        if fetched:
+            last = fetched[-1][0][0]
             now = [r for r in now if (r[0][0] < last if s["args"]["reversed"] else
                                       r[0][0] > last)]
-        s["reopen"] = {"keys": keys, "mark": len(s["got"]),
+        s["reopen"] = {"keys": keys, "mark": len(fetched),
                        "expected": [r for r in now if keys.contains(r[0][0])]}
 
     def _check_prefix(self, s, finished: bool = False) -> None:

@@ -39,8 +39,12 @@ def test_big_values_in_small_blocks_make_a_block_and_an_index_entry_per_cell(rep
 def test_width_compression_column_scans_and_the_ladder(report):
     r = report.results
     narrow, wide = r["narrow"], r["wide"]
-    # lazy seek: one column of a wide row reads that column's block alone, as in a narrow row
-    assert wide["item_disk_blocks_per_get"] == narrow["item_disk_blocks_per_get"]
+    # lazy seek: one column of a wide row reads that column's block alone, as in a narrow row.
+    # A narrow row's Get (all columns) steps past its one cell to learn the row is done, which
+    # loads the next block when the cell ends its block (StoreFileScanner.next reads ahead); a
+    # Get of one named column stops at it (INCLUDE_AND_SEEK_NEXT_ROW on the Get's only row).
+    w, n = wide["item_disk_blocks_per_get"], narrow["item_disk_blocks_per_get"]
+    assert w <= n <= 1.05 * w
     assert narrow["item_warm_ms"] < narrow["item_cold_ms"] / 10
     # a Get of one column reseeks to it: fewer blocks than the whole row's
     assert wide["item_blocks_per_get"] < wide["user_blocks_per_read"]
