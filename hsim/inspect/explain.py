@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from hsim.client import requests as rq
+from hsim.client import validation as v
 from hsim.engine.query_matcher import (CELL_EXPIRED, COLUMN, DELETED, EXPIRED, MARKER,
                                        OVERWRITTEN, TIME_RANGE, VERSIONS)
 from hsim.inspect.render import html_lines, html_table, key_text, text_table, time_text
@@ -256,17 +257,19 @@ def explain_get(cluster: Cluster, table: str, row: bytes | str,
                 command: str | None = None, timestamps: str = "iso") -> Explain:
     """Run `table.get(row, ...)` and explain it."""
     t = cluster.table(table)
-    row = rq.b(row)
-    tr = rq.time_range(time_range, timestamp)
+    row = v.b(row)
+    request = t._checked_get(row, columns, max_versions, time_range, timestamp, raw, filter)
+    _, cols, versions, tr = request[:4]
 
     def run():
         io = IOCounters()
-        cells = t._get(row, columns, max_versions, time_range, timestamp, raw, filter, io=io)
+        cells = t._get(request, io=io)
         return io, [cells] if cells else []
 
     with cluster.lock:
-        queries = rq.queries(cluster.admin.describe(table).families, columns, max_versions,
-                             tr, raw, filter is not None)
+        v.raw_columns(raw, cols)
+        queries = rq.build(cluster.admin.describe(table).families, cols, versions, tr, raw,
+                           filter is not None)
     command = command or f"get '{table}', {key_text(row, '')!r}"
     return _explain(cluster, table, command, queries, run, timestamps)
 
@@ -275,7 +278,7 @@ def explain_scan(cluster: Cluster, table: str, command: str | None = None, times
                  **scan_args: Any) -> Explain:
     """Run `table.scan(**scan_args)` to its end and explain it."""
     t = cluster.table(table)
-    tr = rq.time_range(scan_args.get("time_range"), scan_args.get("timestamp"))
+    tr = v.time_range(scan_args.get("time_range"), scan_args.get("timestamp"))
     raw = bool(scan_args.get("raw"))
 
     def run():
