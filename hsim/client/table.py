@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # what the annotations name; not imported at run time
     from hsim.client.cluster import Cluster
     from hsim.durability import Durability
     from hsim.filters.base import Filter
+    from hsim.regions.table_state import TableState
     from typing import Any
 
 # The type codes as plain ints: the entries handed to the region carry them into the WAL and
@@ -42,7 +43,7 @@ class Table:
     batches on one table."""
 
     def __init__(self, cluster: Cluster, name: str):
-        self.cluster = cluster
+        self.cluster: Cluster = cluster
         self.name = v.table_name(name)
         self._columns: dict = {}  # column spec -> (family, qualifier), parsed once
         self._tables = cluster.master.tables  # the master's table states, looked up per call
@@ -55,7 +56,7 @@ class Table:
         return f"Table({self.name!r})"
 
     # --- plumbing ------------------------------------------------------------------------------
-    def _state(self):
+    def _state(self) -> TableState:
         st = self._tables.get(self.name)
         if st is None or not st.enabled:
             return self.cluster.master.enabled_table(self.name)  # raises the precise error

@@ -27,6 +27,14 @@ from hsim.engine.store_file_scanner import RowCursor
 from hsim.engine.store_scanner import read_row
 from hsim.metrics import IOCounters, UncachedReads
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from collections.abc import Callable
+    from hsim.config import Config
+    from hsim.engine.block_cache import BlockCache
+    from hsim.schema import ColumnFamily
+
 _NEG_INF = -(1 << 63)
 
 
@@ -64,22 +72,22 @@ class Store(StoreCompaction):
     def __init__(self, name: bytes, family, config, block_cache=None, *, owner: str = "",
                  table_configuration: dict | None = None):
         self.name = name  # the family name
-        self.family = family  # a ColumnFamily; replaced by alter, applies to reads at once
-        self.cluster_config = config
+        self.family: ColumnFamily = family  # replaced by alter, applies to reads at once
+        self.cluster_config: Config = config
         # the table's CONFIGURATION entries (shared with its descriptor): with the family's,
         # over the cluster's Config, they make the settings this store runs under (`config`)
         self.table_configuration = table_configuration
         self._settings = (None, config, None)  # (entries they came from, Config, policy)
-        self.block_cache = block_cache
+        self.block_cache: BlockCache | None = block_cache  # its region server's
         self.owner = owner  # the region's encoded name, used in file names
-        self.memstore = MemStore()
+        self.memstore: MemStore = MemStore()
         self.files: list[StoreFile] = []  # ordered by max sequence id, oldest first
         self.counters = StoreCounters()
         self._file_counter = 0
         # Set while the store's region is open with a data directory: persist(sf) writes a new
         # file durably before the store takes it in (HRegionFileSystem.commitStoreFile), or
         # raises OSError and the store stays as it was.
-        self.persist = None
+        self.persist: Callable[[StoreFile], None] | None = None
         # A list while an `explain` watches this store: reads append what they did (see _traced)
         self.trace: list | None = None
 

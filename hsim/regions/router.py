@@ -5,6 +5,11 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from hsim.regions.region import Region
+
 
 class RegionLocator:
     """Regions of one table, sorted by start key; kept current by the master."""
@@ -15,7 +20,7 @@ class RegionLocator:
         self.set(regions)
 
     def set(self, regions: list) -> None:
-        self.regions = sorted(regions, key=lambda r: r.start_key)
+        self.regions: list[Region] = sorted(regions, key=lambda r: r.start_key)
         self.start_keys = [r.start_key for r in self.regions]
 
     def locate(self, row: bytes):
