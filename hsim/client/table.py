@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # what the annotations name; not imported at run time
     from hsim.durability import Durability
     from hsim.filters.base import Filter
     from hsim.regions.table_state import TableState
+    from hsim.regions.region import Region
     from typing import Any
 
 # The type codes as plain ints: the entries handed to the region carry them into the WAL and
@@ -46,7 +47,7 @@ class Table:
         self.cluster: Cluster = cluster
         self.name = v.table_name(name)
         self._columns: dict = {}  # column spec -> (family, qualifier), parsed once
-        self._tables = cluster.master.tables  # the master's table states, looked up per call
+        self._tables: dict[str, TableState] = cluster.master.tables  # looked up per call
         self._max_size = cluster.config.keyvalue_max_size  # read per put (Config is frozen)
         # The bytes a put's row, family, qualifier and value may take together within that
         # limit (v.cell_size's bound, for checks inline on the put path).
@@ -65,7 +66,7 @@ class Table:
     def _families(self):
         return self._state().descriptor.families
 
-    def _region(self, row: bytes):
+    def _region(self, row: bytes) -> Region:
         return self._state().locator.locate(row)
 
     def _apply(self, row: bytes, entries: list, now: int, durability=None) -> list:
@@ -349,9 +350,8 @@ class Table:
         """The row's cells in HBase order (families, qualifiers, newest version first).
         `cache_blocks=False` (Get.setCacheBlocks): data blocks it reads from files are not
         added to the block cache; blocks already there still hit."""
-        request = self._checked_get(row, columns, max_versions, time_range, timestamp, raw,
-                                    filter, max_results_per_family, row_offset_per_family,
-                                    cache_blocks)
+        request = self._checked_get(row, columns, max_versions, time_range, timestamp, raw, filter,
+                                    max_results_per_family, row_offset_per_family, cache_blocks)
         with self.cluster.lock:
             return self._get(request, now=self.cluster.tick())
 
@@ -369,8 +369,7 @@ class Table:
                 cache_blocks)
 
     def _get(self, request: tuple, io=None, now=None):
-        """A checked Get (`_checked_get`) sent to its region. `now`: the request's time; None
-        for a look that is no request (explain)."""
+        """A checked Get sent to its region; `now` None: a look that is no request (explain)."""
         row, cols, max_versions, tr, raw, filt, limits, cache_blocks = request
         families = self._families()
         v.raw_columns(raw, cols)

@@ -23,10 +23,10 @@ class RegionLocator:
         self.regions: list[Region] = sorted(regions, key=lambda r: r.start_key)
         self.start_keys = [r.start_key for r in self.regions]
 
-    def locate(self, row: bytes):
+    def locate(self, row: bytes) -> Region:
         """The region whose [start, end) holds `row`."""
         return self.regions[bisect_right(self.start_keys, row) - 1]
 
-    def region_before(self, row: bytes):
+    def region_before(self, row: bytes) -> Region:
         """The region holding the rows just below `row` (a reversed scan's next region)."""
         return self.regions[max(0, bisect_left(self.start_keys, row) - 1)]
