@@ -9,6 +9,8 @@ from hsim.regions import meta
 
 
 class AdminLifecycle:
+    """Admin's region life cycle calls, a mixin kept apart so admin.py stays one concept per file;
+    Admin provides `master` and the cluster's lock."""
     def _region(self, name):
         """A region by its full or encoded name (UnknownRegionError if there is none)."""
         text = v.to_bytes(name, "region name").decode("utf-8", "replace")

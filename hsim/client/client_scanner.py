@@ -25,6 +25,13 @@ from hsim.errors import TableNotFoundError
 from hsim.cell import FAMILY, QUALIFIER, ROW, VALUE
 from hsim.client.validation import KV_OVERHEAD
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from hsim.client.table import Table
+    from hsim.regions.region import Region
+    from hsim.regions.region_scanner import RegionScanner
+
 _CELL_BYTES = KV_OVERHEAD + 4  # estimatedSerializedSizeOf beyond row, family, qualifier, value
 
 
@@ -35,7 +42,7 @@ class ClientScanner:
 
     def __init__(self, table, start, stop, reversed, queries, filt, max_versions, caching,
                  fresh_filter, limits=None, metrics=None):
-        self.table = table
+        self.table: Table = table
         self.metrics = metrics
         self.last_next = table.cluster.clock.now()  # ClientScanner.lastNext
         self.limits = limits  # per-family (max results, offset), applied in each store
@@ -46,7 +53,8 @@ class ClientScanner:
         # Where the next region scanner opens: forward, rows from `pos` on (inclusive);
         # reversed, rows from `pos` down, or only rows under `below` once some were returned.
         self.pos, self.below = start, None
-        self.scanner = self.region = None
+        self.scanner: RegionScanner | None = None  # the open region's, on its server
+        self.region: Region | None = None
         self.done = False
         # the table as the scan found it: dropped or truncated (a new table state) under the
         # scan, the next batch ends the scan with TableNotFoundException

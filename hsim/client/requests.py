@@ -1,88 +1,29 @@
-"""Turning client arguments into what regions take: column specs, time ranges, per-family
-ScanQuery objects, with HBase's client-side checks (Get, Scan, Put, Delete constructors)."""
+"""Turning checked client arguments into what regions take: per-family ScanQuery objects and
+a row prefix's stop row. The checks themselves are hsim.client.validation's."""
 
 from __future__ import annotations
 
-from hsim.cell import LATEST_TIMESTAMP, to_bytes_arg
+from hsim.client import validation as v
 from hsim.engine.query_matcher import ScanQuery
-from hsim.errors import DoNotRetryError, InvalidArgumentError
-
-
-def b(x) -> bytes:
-    try:
-        return to_bytes_arg(x)
-    except TypeError as e:
-        raise InvalidArgumentError(str(e)) from None
-
-
-def split_column(col, require_qualifier: bool = True) -> tuple[bytes, bytes | None]:
-    """b"f:q" -> (b"f", b"q"); b"f" -> (b"f", None) when a whole family is allowed."""
-    col = b(col)
-    fam, sep, q = col.partition(b":")
-    if not fam:
-        raise InvalidArgumentError("Family cannot be null")
-    if not sep:
-        if require_qualifier:
-            raise InvalidArgumentError(f"column {col!r} must be family:qualifier")
-        return fam, None
-    return fam, q
-
-
-def time_range(time_range=None, timestamp=None) -> tuple[int, int]:
-    """TimeRange checks: non-negative bounds, max >= min; a timestamp t is [t, t+1)."""
-    from hsim.client import validation
-
-    if timestamp is not None:
-        validation.timestamp(timestamp)
-        return (timestamp, timestamp + 1)
-    if time_range is None:
-        return (0, LATEST_TIMESTAMP)
-    if not isinstance(time_range, (tuple, list)) or len(time_range) != 2:
-        raise validation.type_error("time_range", "a (min, max) pair", time_range)
-    lo, hi = (validation.integer(x, "time_range bound") for x in time_range)
-    if lo < 0 or hi < 0:
-        raise InvalidArgumentError(
-            f"Timestamp cannot be negative. minStamp:{lo}, maxStamp:{hi}")
-    if hi < lo:
-        raise InvalidArgumentError("maxStamp is smaller than minStamp")
-    return (int(lo), int(hi))
-
-
-def column_list(columns) -> list:
-    """A request's `columns`: one column, or a list, tuple or set of them (None: none)."""
-    if columns is None:
-        return []
-    if isinstance(columns, (bytes, str, bytearray)):
-        return [columns]
-    if isinstance(columns, (list, tuple, set, frozenset)):
-        return list(columns)
-    raise TypeError(f"columns must be a column or a list of columns, not "
-                    f"{type(columns).__name__}")
 
 
 def queries(families: dict, columns, max_versions, tr, raw: bool, has_filter: bool,
             cache_blocks: bool = True) -> dict:
-    """family -> ScanQuery for every family the request reads, in family order.
-    `cache_blocks`: Scan/Get.setCacheBlocks (False: the data blocks read are not cached)."""
-    if type(cache_blocks) is not bool:
-        raise InvalidArgumentError(f"cache_blocks must be a bool, not {cache_blocks!r}")
-    if max_versions is None:
-        max_versions = 1
-    if not isinstance(max_versions, int) or isinstance(max_versions, bool):
-        raise TypeError(f"max_versions must be an int, not {type(max_versions).__name__}")
-    if max_versions <= 0:
-        raise InvalidArgumentError(f"max_versions must be positive, not {max_versions}")
-    if raw and columns:
-        raise DoNotRetryError("Cannot specify any column for a raw scan")
-    wanted: dict[bytes, set | None] = {}
-    if columns:
-        for col in column_list(columns):
-            fam, q = split_column(col, require_qualifier=False)
-            if fam not in families:
-                from hsim.errors import NoSuchColumnFamilyError
+    """family -> ScanQuery for every family the request reads, in family order, after the
+    request's read checks (validation.query). `cache_blocks`: Scan/Get.setCacheBlocks
+    (False: the data blocks read are not cached)."""
+    cols, max_versions = v.query(columns, max_versions, raw, cache_blocks)
+    return build(families, cols, max_versions, tr, raw, has_filter, cache_blocks)
 
-                raise NoSuchColumnFamilyError(
-                    f"Column family {fam.decode('utf-8', 'replace')} does not exist")
+
+def build(families: dict, cols: list, max_versions: int, tr, raw: bool, has_filter: bool,
+          cache_blocks: bool = True) -> dict:
+    """The queries of checked arguments (`cols`: validation.read_columns); a family the table
+    lacks is refused here, the one check that needs the table."""
+    wanted: dict[bytes, set | None] = {}
+    if cols:
+        for fam, q in cols:
+            v.known_family(families, fam)
             # Get/Scan.addFamily replaces the family's columns with "all"; a later addColumn
             # narrows it to a column set again (the order matters, as in HBase).
             if q is None:

@@ -12,7 +12,7 @@ from hsim.client import requests as rq
 from hsim.client import validation as v
 from hsim.client import scan_options as so
 from hsim.client.batch import Batch, Mutation
-from hsim.client.requests import b
+from hsim.client.validation import b
 from hsim.durability import parse as parse_durability
 from hsim.filters import fresh
 from hsim.errors import (InvalidArgumentError, NoSuchColumnFamilyError,
@@ -26,6 +26,8 @@ if TYPE_CHECKING:  # what the annotations name; not imported at run time
     from hsim.client.cluster import Cluster
     from hsim.durability import Durability
     from hsim.filters.base import Filter
+    from hsim.regions.table_state import TableState
+    from hsim.regions.region import Region
     from typing import Any
 
 # The type codes as plain ints: the entries handed to the region carry them into the WAL and
@@ -42,10 +44,10 @@ class Table:
     batches on one table."""
 
     def __init__(self, cluster: Cluster, name: str):
-        self.cluster = cluster
+        self.cluster: Cluster = cluster
         self.name = v.table_name(name)
         self._columns: dict = {}  # column spec -> (family, qualifier), parsed once
-        self._tables = cluster.master.tables  # the master's table states, looked up per call
+        self._tables: dict[str, TableState] = cluster.master.tables  # looked up per call
         self._max_size = cluster.config.keyvalue_max_size  # read per put (Config is frozen)
         # The bytes a put's row, family, qualifier and value may take together within that
         # limit (v.cell_size's bound, for checks inline on the put path).
@@ -55,7 +57,7 @@ class Table:
         return f"Table({self.name!r})"
 
     # --- plumbing ------------------------------------------------------------------------------
-    def _state(self):
+    def _state(self) -> TableState:
         st = self._tables.get(self.name)
         if st is None or not st.enabled:
             return self.cluster.master.enabled_table(self.name)  # raises the precise error
@@ -64,7 +66,7 @@ class Table:
     def _families(self):
         return self._state().descriptor.families
 
-    def _region(self, row: bytes):
+    def _region(self, row: bytes) -> Region:
         return self._state().locator.locate(row)
 
     def _apply(self, row: bytes, entries: list, now: int, durability=None) -> list:
@@ -80,7 +82,7 @@ class Table:
     def _column(self, col) -> tuple[bytes, bytes]:
         fq = self._columns.get(col) if type(col) is bytes else None
         if fq is None:
-            fq = rq.split_column(v.to_bytes(col, "column"))
+            fq = v.split_column(v.to_bytes(col, "column"))
             if len(self._columns) < 10_000:
                 self._columns[col] = fq
         return fq
@@ -260,7 +262,7 @@ class Table:
             entries = [(f, b"", ts, _DEL_FAM, b"", NO_TTL) for f in self._families()]
         else:
             entries = [(*self._column(c), ts, _DEL_COL, b"", NO_TTL)
-                       for c in rq.column_list(columns)]
+                       for c in v.column_list(columns)]
         return self._check_and_mutate(row, column, value, entries, durability)
 
     def check_and_mutate(self, row: bytes | str, column: bytes | str, value: bytes | str | None,
@@ -348,34 +350,36 @@ class Table:
         """The row's cells in HBase order (families, qualifiers, newest version first).
         `cache_blocks=False` (Get.setCacheBlocks): data blocks it reads from files are not
         added to the block cache; blocks already there still hit."""
-        row = v.row(row)
-        rq.time_range(time_range, timestamp)  # Get's own checks, before the request is sent
-        rq.queries({}, None, max_versions, None, raw, False, cache_blocks)
-        for col in rq.column_list(columns):
-            rq.split_column(col, require_qualifier=False)
-        so.check_per_family(max_results_per_family, row_offset_per_family)
-        filter = _filter(filter, self.cluster.seed)  # parsed before the lock, as by a handler
+        request = self._checked_get(row, columns, max_versions, time_range, timestamp, raw, filter,
+                                    max_results_per_family, row_offset_per_family, cache_blocks)
         with self.cluster.lock:
-            return self._get(row, columns, max_versions, time_range, timestamp, raw, filter,
-                             now=self.cluster.tick(),
-                             limits=so.limits(max_results_per_family, row_offset_per_family),
-                             cache_blocks=cache_blocks)
+            return self._get(request, now=self.cluster.tick())
 
-    def _get(self, row, columns, max_versions, time_range, timestamp, raw, filt, io=None,
-             now=None, limits=None, cache_blocks=True):
-        """`now`: the request's time; None for a look that is no request (explain)."""
-        from hsim.regions.region import check_row
+    def _checked_get(self, row, columns, max_versions, time_range, timestamp, raw, filter,
+                     max_results=None, offset=None, cache_blocks=True) -> tuple:
+        """A Get's checks, each once (hsim.client.validation), before the request is sent; the
+        filter parsed before the lock, as by a handler. The checked request, for `_get`."""
+        row = v.row(row)
+        tr = v.time_range(time_range, timestamp)
+        max_versions = v.read_options(max_versions, cache_blocks)
+        cols = v.read_columns(columns)
+        v.check_per_family(max_results, offset)
+        filt = _filter(filter, self.cluster.seed)
+        return (row, cols, max_versions, tr, raw, filt, so.limits(max_results, offset),
+                cache_blocks)
 
-        check_row(row)
-        filt = _filter(filt, self.cluster.seed)
-        tr = rq.time_range(time_range, timestamp)
-        queries = rq.queries(self._families(), columns, max_versions, tr, raw, filt is not None,
-                             cache_blocks)
+    def _get(self, request: tuple, io=None, now=None):
+        """A checked Get sent to its region; `now` None: a look that is no request (explain)."""
+        row, cols, max_versions, tr, raw, filt, limits, cache_blocks = request
+        families = self._families()
+        v.raw_columns(raw, cols)
+        queries = rq.build(families, cols, max_versions, tr, raw, filt is not None,
+                           cache_blocks)
         region = self._region(row)
         if now is None:
             now = self.cluster.clock.now()
         return region.server.get(region, row, queries, now, io, filt=filt,
-                                 max_versions=max_versions or 1, limits=limits)
+                                 max_versions=max_versions, limits=limits)
 
     def exists(self, row: bytes | str,
                columns: Iterable[bytes | str] | bytes | str | None = None) -> bool:
@@ -416,9 +420,9 @@ class Table:
                 start, stop = prefix or None, rq.prefix_stop(prefix)
         limit, caching = v.limit(limit), v.caching(caching)
         filt = _filter(filter, self.cluster.seed)
-        so.check_batch(batch, filt)
-        so.check_per_family(max_results_per_family, row_offset_per_family)
-        tr = rq.time_range(time_range, timestamp)
+        v.check_batch(batch, filt)
+        v.check_per_family(max_results_per_family, row_offset_per_family)
+        tr = v.time_range(time_range, timestamp)
         if type(scan_metrics) is not bool:
             raise v.type_error("scan_metrics", "a bool", scan_metrics)
         from hsim.client.client_scanner import ClientScanner, ResultScanner

@@ -9,9 +9,10 @@ namespaces), TableDescriptorChecker (table attributes)."""
 
 from __future__ import annotations
 
-from hsim.cell import NO_TTL, check_row, utf8
-from hsim.errors import (ConstraintError, DoNotRetryError, InvalidArgumentError,
-                         NamespaceNotFoundError, TableExistsError)
+from hsim.cell import LATEST_TIMESTAMP, NO_TTL, check_row, to_bytes_arg, utf8
+from hsim.errors import (ConstraintError, DoNotRetryError, IncompatibleFilterError,
+                         InvalidArgumentError, NamespaceNotFoundError, NoSuchColumnFamilyError,
+                         TableExistsError)
 
 LONG_MIN, LONG_MAX = -(1 << 63), (1 << 63) - 1
 DEFAULT_CACHING = 1000  # rows per scan request when caching is unset or <= 0
@@ -60,6 +61,9 @@ def timestamp(value, arg: str = "timestamp") -> int | None:
     if value > LONG_MAX:
         raise InvalidArgumentError(f"Timestamp {value} does not fit a signed 64-bit long")
     return value
+
+
+_timestamp = timestamp  # for time_range, whose argument has the name
 
 
 def ttl_ms(value) -> int:
@@ -123,6 +127,123 @@ def boolean(value, arg: str) -> bool:
     if not isinstance(value, bool):
         raise type_error(arg, "a bool", value)
     return value
+
+
+# --- reads: Get and Scan (each check once per request) -----------------------------------------
+def b(x) -> bytes:
+    """bytes or str (UTF-8); any other type: InvalidArgumentError (the contract of the
+    mutation paths and the tools that call them), where `to_bytes` raises TypeError."""
+    try:
+        return to_bytes_arg(x)
+    except TypeError as e:
+        raise InvalidArgumentError(str(e)) from None
+
+
+def split_column(col, require_qualifier: bool = True) -> tuple[bytes, bytes | None]:
+    """b"f:q" -> (b"f", b"q"); b"f" -> (b"f", None) when a whole family is allowed."""
+    col = b(col)
+    fam, sep, q = col.partition(b":")
+    if not fam:
+        raise InvalidArgumentError("Family cannot be null")
+    if not sep:
+        if require_qualifier:
+            raise InvalidArgumentError(f"column {col!r} must be family:qualifier")
+        return fam, None
+    return fam, q
+
+
+def column_list(columns) -> list:
+    """A request's `columns`: one column, or a list, tuple or set of them (None: none)."""
+    if columns is None:
+        return []
+    if isinstance(columns, (bytes, str, bytearray)):
+        return [columns]
+    if isinstance(columns, (list, tuple, set, frozenset)):
+        return list(columns)
+    raise TypeError(f"columns must be a column or a list of columns, not "
+                    f"{type(columns).__name__}")
+
+
+def read_columns(columns) -> list[tuple[bytes, bytes | None]]:
+    """A Get's or Scan's columns, each (family, qualifier), qualifier None for a family."""
+    return [split_column(col, require_qualifier=False) for col in column_list(columns)]
+
+
+def time_range(time_range=None, timestamp=None) -> tuple[int, int]:
+    """TimeRange checks: non-negative bounds, max >= min; a timestamp t is [t, t+1)."""
+    if timestamp is not None:
+        _timestamp(timestamp)
+        return (timestamp, timestamp + 1)
+    if time_range is None:
+        return (0, LATEST_TIMESTAMP)
+    if not isinstance(time_range, (tuple, list)) or len(time_range) != 2:
+        raise type_error("time_range", "a (min, max) pair", time_range)
+    lo, hi = (integer(x, "time_range bound") for x in time_range)
+    if lo < 0 or hi < 0:
+        raise InvalidArgumentError(
+            f"Timestamp cannot be negative. minStamp:{lo}, maxStamp:{hi}")
+    if hi < lo:
+        raise InvalidArgumentError("maxStamp is smaller than minStamp")
+    return (int(lo), int(hi))
+
+
+def read_options(max_versions, cache_blocks) -> int:
+    """Get/Scan.setCacheBlocks (a bool) and readVersions (positive; None: 1)."""
+    if type(cache_blocks) is not bool:
+        raise InvalidArgumentError(f"cache_blocks must be a bool, not {cache_blocks!r}")
+    if max_versions is None:
+        return 1
+    if not isinstance(max_versions, int) or isinstance(max_versions, bool):
+        raise TypeError(f"max_versions must be an int, not {type(max_versions).__name__}")
+    if max_versions <= 0:
+        raise InvalidArgumentError(f"max_versions must be positive, not {max_versions}")
+    return max_versions
+
+
+def raw_columns(raw: bool, columns) -> None:
+    """A raw read takes no columns."""
+    if raw and columns:
+        raise DoNotRetryError("Cannot specify any column for a raw scan")
+
+
+def query(columns, max_versions, raw: bool, cache_blocks) -> tuple[list, int]:
+    """A Scan's read checks in its order: the options, raw with columns, then the columns;
+    returns (read_columns, max_versions)."""
+    max_versions = read_options(max_versions, cache_blocks)
+    raw_columns(raw, columns)
+    return read_columns(columns), max_versions
+
+
+def known_family(families, fam: bytes) -> None:
+    """A family the request names must be the table's."""
+    if fam not in families:
+        raise NoSuchColumnFamilyError(
+            f"Column family {fam.decode('utf-8', 'replace')} does not exist")
+
+
+def check_batch(batch, filt) -> None:
+    """Scan.setBatch: a positive cell count, refused with a filter that must see whole rows
+    (Filter.hasFilterRow), as HBase refuses it."""
+    if batch is None:
+        return
+    if isinstance(batch, bool) or not isinstance(batch, int) or batch <= 0:
+        raise InvalidArgumentError(f"batch must be a positive int, got {batch!r}")
+    if filt is not None and filt.has_filter_row():
+        raise IncompatibleFilterError(
+            "Cannot set batch on a scan using a filter that returns true for "
+            "filter.hasFilterRow")
+
+
+def check_per_family(max_results, offset) -> None:
+    """Get/Scan.setMaxResultsPerColumnFamily and setRowOffsetPerColumnFamily."""
+    if max_results is not None and (isinstance(max_results, bool)
+                                    or not isinstance(max_results, int) or max_results < 0):
+        raise InvalidArgumentError(
+            f"max_results_per_family must be a non-negative int, got {max_results!r}")
+    if offset is not None and (isinstance(offset, bool) or not isinstance(offset, int)
+                               or offset < 0):
+        raise InvalidArgumentError(
+            f"row_offset_per_family must be a non-negative int, got {offset!r}")
 
 
 # --- names -----------------------------------------------------------------------------------

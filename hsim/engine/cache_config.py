@@ -17,6 +17,9 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class CacheConfig:
+    """One store's cache settings, the cluster's ORed with its family's (CacheConfig.of): read by
+    the flush, compaction, open and close paths instead of each ORing them again."""
+
     cache_data_on_write: bool = False
     cache_index_on_write: bool = False
     cache_blooms_on_write: bool = False

@@ -47,6 +47,9 @@ class SimStep:
 
 @dataclass(frozen=True)
 class SimResult:
+    """What a simulated run did, one step per flush: the figures (bytes flushed and rewritten,
+    write amplification, file counts) are derived from the steps, so they cannot disagree."""
+
     steps: tuple = field(default_factory=tuple)
 
     @property

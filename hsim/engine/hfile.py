@@ -21,7 +21,7 @@ from array import array
 from operator import itemgetter
 
 from hsim.cell import (
-    DELETE_COLUMN, DELETE_FAMILY, DELETE_FAMILY_VERSION, KV_HEAD, LATEST_TIMESTAMP, NO_TTL, PUT,
+    DELETE_FAMILY, DELETE_FAMILY_VERSION, KV_HEAD, LATEST_TIMESTAMP, NO_TTL, PUT,
     TIMESTAMP_TYPE, TTL_TAG, TTL_TAG_TYPE,
 )
 from hsim.config import Config
@@ -37,6 +37,7 @@ from hsim.engine.murmur_hash import HASH_TYPES
 from hsim.engine import file_info as fi
 from hsim.engine.codecs import ALGORITHM_ORDINALS, compressor
 from hsim.engine.encoding import ENCODERS
+from hsim.engine.time_range_tracker import lowest_covered
 from hsim.engine.trailer import (
     TRAILER_SIZE,
     FixedFileTrailer,
@@ -259,8 +260,10 @@ class HFileWriter:
                 if code == PUT:
                     if ts < earliest_put:
                         earliest_put = ts
-                elif (code == DELETE_COLUMN or code == DELETE_FAMILY) and min_ts > 0:
-                    min_ts = 0  # TimeRangeTracker: DeleteColumn/DeleteFamily cover [0, ts]
+                else:  # a marker: the time range it covers (time_range_tracker)
+                    low = lowest_covered(code, ts)
+                    if low < min_ts:
+                        min_ts = low
                 last = cell
         if bloom_cells or df_cells:
             feed_blooms()

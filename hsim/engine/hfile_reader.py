@@ -42,6 +42,11 @@ from hsim.engine.trailer import (
 )
 from hsim.schema import ColumnFamily
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from hsim.engine.block_cache import BlockCache
+
 _NEG_LATEST = -LATEST_TIMESTAMP
 
 
@@ -59,13 +64,13 @@ class HFileReader(BloomChecks, HFileInspection):
 
     def __init__(self, data: bytes, name: str, family: ColumnFamily, config: Config,
                  block_cache=None, cell_offsets: dict | None = None):
-        self.data = data
+        self.data: bytes = data  # the whole file
         # The writer's per-block cell offsets (HFileWriter.cell_offsets), when this reader
         # opens a file just written: Gets then binary-search a block instead of decoding it.
         self._cell_offsets = cell_offsets or {}
         self.name = name
-        self.family = family
-        self.config = config
+        self.family: ColumnFamily = family
+        self.config: Config = config
         self.size = len(data)
         self.block_cache = block_cache
         self._in_memory = family.in_memory
@@ -80,7 +85,7 @@ class HFileReader(BloomChecks, HFileInspection):
     # --- load-on-open ---------------------------------------------------------------------------
 
     @property
-    def block_cache(self):
+    def block_cache(self) -> BlockCache | None:
         """The block cache this file's blocks go to: its region's server's."""
         return self._cache
 

@@ -25,11 +25,11 @@ from operator import itemgetter
 
 from sortedcontainers import SortedList
 
-from hsim.cell import (
-    DELETE_COLUMN, NEG_SEQ, NEG_TS, NEG_TYPE, NO_TTL, ROW, TTL, VALUE, from_fields,
-)
+from hsim.cell import NEG_SEQ, NEG_TS, NEG_TYPE, NO_TTL, PUT, ROW, TTL, VALUE, from_fields
+from hsim.engine.time_range_tracker import lowest_covered
 
 _NEG_SEQ = itemgetter(NEG_SEQ)
+_NEG_PUT = -int(PUT)
 _WIDE_ROW = 1000  # cells of a row held in a plain list; beyond, in a SortedList
 CSLM_ENTRY = 40  # ClassSize.CONCURRENT_SKIPLISTMAP_ENTRY with compressed oops
 KV_FIXED_OVERHEAD = 32  # KeyValue.FIXED_OVERHEAD
@@ -93,11 +93,15 @@ class MemStore:
         self.heap_size += h
         self.cells_count += 1
         ts = -cell[NEG_TS]
-        if cell[NEG_TYPE] <= -DELETE_COLUMN:
-            # TimeRangeTracker.includeTimestamp: DeleteColumn/DeleteFamily reach back to time 0
-            self.min_ts = 0
-            if self.max_ts is None or ts > self.max_ts:
-                self.max_ts = ts
+        if cell[NEG_TYPE] != _NEG_PUT:  # a marker: the time range it covers (time_range_tracker)
+            low = lowest_covered(-cell[NEG_TYPE], ts)
+            if self.min_ts is None:
+                self.min_ts, self.max_ts = low, ts
+            else:
+                if low < self.min_ts:
+                    self.min_ts = low
+                if ts > self.max_ts:
+                    self.max_ts = ts
         elif self.min_ts is None:
             self.min_ts = self.max_ts = ts
         elif ts < self.min_ts:

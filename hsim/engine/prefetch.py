@@ -15,6 +15,8 @@ import heapq
 
 
 class PrefetchExecutor:
+    """The prefetch-on-open queue of one block cache: files due to be read into the cache at a
+    cluster time, cancelled if they close first."""
     def __init__(self):
         self._queue: list = []  # (due time, request number, reader, blocks to warm)
         self._requests = 0

@@ -20,12 +20,22 @@ from hsim.engine.gc_pause import gc_paused
 from hsim.engine.hfile import HFileReader, HFileWriter
 from hsim.engine.memstore import MemStore
 from hsim.engine.query_matcher import CompactionMatcher, ScanQuery, UserMatcher, oldest_unexpired
+from hsim.engine.read_trace import (CursorSeek, MatchRun, MemStoreRead, add_file_counters,
+                                    file_counters, traced_rows)
 from hsim.engine.store_file import StoreFile
 from hsim.errors import DroppedSnapshotError
 from hsim.engine.store_compaction import StoreCompaction
 from hsim.engine.store_file_scanner import RowCursor
 from hsim.engine.store_scanner import read_row
 from hsim.metrics import IOCounters, UncachedReads
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from collections.abc import Callable
+    from hsim.config import Config
+    from hsim.engine.block_cache import BlockCache
+    from hsim.schema import ColumnFamily
 
 _NEG_INF = -(1 << 63)
 
@@ -64,23 +74,24 @@ class Store(StoreCompaction):
     def __init__(self, name: bytes, family, config, block_cache=None, *, owner: str = "",
                  table_configuration: dict | None = None):
         self.name = name  # the family name
-        self.family = family  # a ColumnFamily; replaced by alter, applies to reads at once
-        self.cluster_config = config
+        self.family: ColumnFamily = family  # replaced by alter, applies to reads at once
+        self.cluster_config: Config = config
         # the table's CONFIGURATION entries (shared with its descriptor): with the family's,
         # over the cluster's Config, they make the settings this store runs under (`config`)
         self.table_configuration = table_configuration
         self._settings = (None, config, None)  # (entries they came from, Config, policy)
-        self.block_cache = block_cache
+        self.block_cache: BlockCache | None = block_cache  # its region server's
         self.owner = owner  # the region's encoded name, used in file names
-        self.memstore = MemStore()
+        self.memstore: MemStore = MemStore()
         self.files: list[StoreFile] = []  # ordered by max sequence id, oldest first
         self.counters = StoreCounters()
         self._file_counter = 0
         # Set while the store's region is open with a data directory: persist(sf) writes a new
         # file durably before the store takes it in (HRegionFileSystem.commitStoreFile), or
         # raises OSError and the store stays as it was.
-        self.persist = None
-        # A list while an `explain` watches this store: reads append what they did (see _traced)
+        self.persist: Callable[[StoreFile], None] | None = None
+        # A list while an `explain` watches this store: reads append what they did, as the
+        # named entries of hsim.engine.read_trace
         self.trace: list | None = None
 
     # --- settings -------------------------------------------------------------------------------
@@ -143,7 +154,7 @@ class Store(StoreCompaction):
         cells = self.memstore.row_cells(row) if use_memstore else []
         if trace is not None:
             mark = len(trace)
-            trace.append(("memstore", self.name, len(cells) if use_memstore else None))
+            trace.append(MemStoreRead(self.name, len(cells) if use_memstore else None))
         sources = 1 if cells else 0
         cutoff = self._expired_cutoff(now, query.raw)
         columns = query.columns
@@ -155,7 +166,7 @@ class Store(StoreCompaction):
         raw = query.raw  # raw Gets read their rows whole
         cursors = None  # the files whose row goes on past the block their seek landed on
         for sf in self.files:
-            fio = io if trace is None else _traced(trace, self.name, sf, io)
+            fio = io if trace is None else file_counters(trace, self.name, sf.name, io)
             if not sf.in_row_range(row):
                 fio.files_skipped_key_range += 1
                 continue
@@ -189,12 +200,12 @@ class Store(StoreCompaction):
             visible = read_row(row, self.name, cells, cursors, matcher, run, why, io, wanted,
                                seeks)
             if trace is not None:
-                _add_traced(trace, mark, io)
-                trace.append(("match", self.name, io.cells_scanned - scanned, visible, why))
-                trace.extend(("seek", self.name) + s for s in seeks)
+                add_file_counters(trace[mark:], io)
+                trace.append(MatchRun(self.name, io.cells_scanned - scanned, visible, why))
+                trace.extend(CursorSeek(self.name, *s) for s in seeks)
             return visible if sink is None else []
         if trace is not None:
-            _add_traced(trace, mark, io)
+            add_file_counters(trace[mark:], io)
         io.cells_scanned += len(cells)
         if not cells:
             return cells
@@ -203,7 +214,7 @@ class Store(StoreCompaction):
         else:
             why = Counter()
             visible = UserMatcher(self.family, query, now).match(cells, why)
-            trace.append(("match", self.name, cells, visible, why))
+            trace.append(MatchRun(self.name, len(cells), visible, why))
         return visible
 
     def scan(self, start_row: bytes | None, stop_row: bytes | None, query: ScanQuery, now: int,
@@ -231,11 +242,11 @@ class Store(StoreCompaction):
         trace = self.trace
         if trace is not None:
             mark = len(trace)
-            trace.append(("memstore", self.name, 0 if use_memstore else None))
+            trace.append(MemStoreRead(self.name, 0 if use_memstore else None))
         reseek = cursors is not None and None in cursors  # reopened: skips counted then
         chosen = []
         for sf in self.files if files is None else files:
-            fio = io if trace is None else _traced(trace, self.name, sf, io)
+            fio = io if trace is None else file_counters(trace, self.name, sf.name, io)
             if not sf.overlaps(lo, None if hi is None else hi + (b"\x00" if reversed else b"")):
                 fio.files_skipped_key_range += not reseek
             elif not sf.passes_time_range(tr_min, tr_max, cutoff):
@@ -265,7 +276,7 @@ class Store(StoreCompaction):
         if read_point is not None:
             rows = _as_of(rows, -read_point)
         if trace is not None:
-            yield from _traced_rows(rows, match, io, trace, mark, self.name)
+            yield from traced_rows(rows, match, io, trace, mark, self.name)
             return
         for row, cells in rows:
             io.cells_scanned += len(cells)
@@ -419,33 +430,3 @@ def _as_of(rows, neg_read_point: int):
         seen = [c for c in cells if c[5] >= neg_read_point]
         if seen:
             yield row, seen
-
-
-# --- tracing for `explain` (hsim.inspect) ---------------------------------------------------------
-def _traced(trace: list, family: bytes, sf: StoreFile, io) -> IOCounters:
-    """A file's own counters for a traced read, recorded as ("file", family, name, counters) so
-    the caller sees what each file cost; the read adds them to its `io` when it is done."""
-    fio = IOCounters()
-    trace.append(("file", family, sf.name, fio))
-    return fio if io.cache_blocks else UncachedReads(fio)
-
-
-def _add_traced(trace: list, mark: int, io: IOCounters) -> None:
-    for entry in trace[mark:]:
-        if entry[0] == "file":
-            io.add(entry[3])
-
-
-def _traced_rows(rows, match, io: IOCounters, trace: list, mark: int, family: bytes):
-    """The scan loop of a traced read: records each row's cells and what the matcher kept."""
-    files_end = len(trace)
-    try:
-        for row, cells in rows:
-            io.cells_scanned += len(cells)
-            why = Counter()
-            visible = match(cells, why)
-            trace.append(("match", family, cells, visible, why))
-            if visible:
-                yield row, visible
-    finally:
-        _add_traced(trace[:files_end], mark, io)

@@ -14,6 +14,11 @@ from bisect import bisect_right
 from hsim.engine.store_file_scanner import RowCursor
 from hsim.rowrange import RowRange
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from hsim.engine.hfile_reader import HFileReader
+
 
 def _from_reader(name: str, doc: str) -> property:
     """A StoreFile attribute that is its HFile reader's."""
@@ -29,7 +34,7 @@ class StoreFile:
 
     def __init__(self, reader, lo: bytes | None = None, hi: bytes | None = None,
                  name: str | None = None):
-        self.reader = reader
+        self.reader: HFileReader = reader  # the file's bytes, shared by its references
         self.lo = lo  # a reference covers rows [lo, hi); None = unbounded
         self.hi = hi
         self.rows = RowRange.half_open(lo, hi)  # the rows this file (or half) holds

@@ -28,6 +28,8 @@ class InjectedFault(HsimError):
 
 
 class Faults:
+    """A gateway's queue of failures to inject: `fail_next` adds them, each call's `check` takes
+    the next; shared by the server's handler threads, hence the lock."""
     def __init__(self):
         self._lock = threading.Lock()
         self._queue: list[str] = []

@@ -32,6 +32,9 @@ MAX_SCANNERS_PER_CONNECTION = 100  # per client connection (--max-scanners-per-c
 
 
 class _Scanner:
+    """One open scanner: its native rows, their protocol conversion, its lease's last use and the
+    connection that owns it; its lock keeps one reader at a time."""
+
     __slots__ = ("last_used", "lock", "rows", "results", "owner")
 
     def __init__(self, rows, results, now: float, owner):
@@ -48,6 +51,8 @@ class _Scanner:
 
 
 class Scanners:
+    """The open scanners of one gateway server by id, with their leases and the per-server and per-
+    connection caps."""
     def __init__(self, timeout_ms: int = 60_000, max_open: int = MAX_SCANNERS,
                  per_connection: int = MAX_SCANNERS_PER_CONNECTION, monotonic=time.monotonic):
         self._lock = threading.Lock()

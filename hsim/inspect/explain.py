@@ -15,8 +15,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from hsim.client import requests as rq
+from hsim.client import validation as v
 from hsim.engine.query_matcher import (CELL_EXPIRED, COLUMN, DELETED, EXPIRED, MARKER,
                                        OVERWRITTEN, TIME_RANGE, VERSIONS)
+from hsim.engine.read_trace import CursorSeek, FileRead, MemStoreRead
 from hsim.inspect.render import html_lines, html_table, key_text, text_table, time_text
 from hsim.metrics import IOCounters, describe
 
@@ -202,10 +204,11 @@ def _explain(cluster, table, command, queries, run, mode: str) -> Explain:
             continue
         visited.append((r.name, r.server.name if r.server else "-"))
         for entry in trace:
-            fam = entry[1]
+            fam = entry.family
             fam_text = fam.decode("utf-8", "replace")
-            if entry[0] == "memstore":
-                n = entry[2]
+            kind = type(entry)
+            if kind is MemStoreRead:
+                n = entry.cells
                 if (r, fam) in empty:
                     decision = "empty"
                 elif n is None:
@@ -215,27 +218,26 @@ def _explain(cluster, table, command, queries, run, mode: str) -> Explain:
                 if not any(s.region == r.name and s.family == fam_text and s.source == "memstore"
                            for s in sources):
                     sources.append(SourceRead(r.name, fam_text, "memstore", decision))
-            elif entry[0] == "file":
-                _, _, name, fio = entry
-                i, sf = files[(r, fam)][name]
-                src = f"#{i} {name[:8]}"
-                decision = _file_decision(fio, sf, queries[fam].time_range, mode)
+            elif kind is FileRead:
+                i, sf = files[(r, fam)][entry.name]
+                src = f"#{i} {entry.name[:8]}"
+                decision = _file_decision(entry.io, sf, queries[fam].time_range, mode)
                 old = next((s for s in sources if s.region == r.name and s.family == fam_text
                             and s.source == src), None)
                 if old is None:
                     old = SourceRead(r.name, fam_text, src, decision)
                     sources.append(old)
-                old.io.add(fio)
-            elif entry[0] == "seek":
-                _, _, name, key, skipped, why = entry
-                i, _sf = files[(r, fam)][name]
-                seeks.append(f"{fam_text} #{i} {name[:8]}: seek to {_key_text(key)} ({why})"
+                old.io.add(entry.io)
+            elif kind is CursorSeek:
+                i, _sf = files[(r, fam)][entry.file]
+                skipped = entry.blocks_skipped
+                seeks.append(f"{fam_text} #{i} {entry.file[:8]}: seek to {_key_text(entry.key)} "
+                             f"({entry.reason})"
                              + (f", {skipped} block(s) passed over unread" if skipped else ""))
-            else:
-                _, _, cells, visible, why = entry
-                seen += cells if type(cells) is int else len(cells)
-                kept += len(visible)
-                dropped.update(why)
+            else:  # MatchRun
+                seen += entry.cells_seen
+                kept += len(entry.visible)
+                dropped.update(entry.why)
     returned = sum(len(cells) for cells in result)
     if returned < kept:
         dropped[FILTERED] += kept - returned
@@ -256,17 +258,19 @@ def explain_get(cluster: Cluster, table: str, row: bytes | str,
                 command: str | None = None, timestamps: str = "iso") -> Explain:
     """Run `table.get(row, ...)` and explain it."""
     t = cluster.table(table)
-    row = rq.b(row)
-    tr = rq.time_range(time_range, timestamp)
+    row = v.b(row)
+    request = t._checked_get(row, columns, max_versions, time_range, timestamp, raw, filter)
+    _, cols, versions, tr = request[:4]
 
     def run():
         io = IOCounters()
-        cells = t._get(row, columns, max_versions, time_range, timestamp, raw, filter, io=io)
+        cells = t._get(request, io=io)
         return io, [cells] if cells else []
 
     with cluster.lock:
-        queries = rq.queries(cluster.admin.describe(table).families, columns, max_versions,
-                             tr, raw, filter is not None)
+        v.raw_columns(raw, cols)
+        queries = rq.build(cluster.admin.describe(table).families, cols, versions, tr, raw,
+                           filter is not None)
     command = command or f"get '{table}', {key_text(row, '')!r}"
     return _explain(cluster, table, command, queries, run, timestamps)
 
@@ -275,7 +279,7 @@ def explain_scan(cluster: Cluster, table: str, command: str | None = None, times
                  **scan_args: Any) -> Explain:
     """Run `table.scan(**scan_args)` to its end and explain it."""
     t = cluster.table(table)
-    tr = rq.time_range(scan_args.get("time_range"), scan_args.get("timestamp"))
+    tr = v.time_range(scan_args.get("time_range"), scan_args.get("timestamp"))
     raw = bool(scan_args.get("raw"))
 
     def run():

@@ -64,6 +64,8 @@ def _file_info_value(name: bytes, value: bytes, bloom_type: str) -> str:
 
 @dataclass
 class BloomDescription:
+    """A bloom filter's meta as HFilePrettyPrinter prints it (the -b option)."""
+
     bloom_type: str
     chunks: int
     byte_size: int  # the chunks' bytes as HBase stores them
@@ -93,6 +95,9 @@ class BloomDescription:
 
 @dataclass
 class IndexEntry:
+    """One block index entry as HFilePrettyPrinter lists it: its level, the block it points to and
+    its key."""
+
     level: int  # 1 = root, then intermediate levels, the last level is the leaf
     offset: int  # of the block the entry points to
     size: int  # on-disk size of that block
@@ -101,6 +106,9 @@ class IndexEntry:
 
 @dataclass
 class HFileDescription:
+    """Everything `hsim hfile` prints of one file (HFilePrettyPrinter's -m, -b, -i, -h output),
+    gathered once so the text and JSON views agree."""
+
     name: str
     size: int
     compression: str

@@ -21,12 +21,15 @@ def lower_bound(flush_size: int, num_families: int, config) -> int:
 
 
 class FlushAllStoresPolicy:
+    """FlushAllStoresPolicy: a flush writes every store of the region."""
     @staticmethod
     def select(stores: list, flush_size: int, config) -> list:
         return list(stores)
 
 
 class FlushAllLargeStoresPolicy:
+    """FlushAllLargeStoresPolicy (HBase 2's default): a flush writes the stores over the lower
+    bound, or all of them when none is."""
     @staticmethod
     def select(stores: list, flush_size: int, config) -> list:
         if len(stores) == 1:

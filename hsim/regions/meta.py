@@ -118,13 +118,13 @@ def catalog_entries(region, state_time: int, enabled: bool) -> list:
     stamped with the region's open time; regioninfo, sn and state with the last state change
     (the open, or the table's disable)."""
     server = region.server
-    opened = getattr(region, "opened_at", 0)
+    opened = region.opened_at
     changed = opened if enabled else max(opened, state_time)
     out = [(INFO, b"regioninfo", changed, _PUT, region_info_bytes(region), NO_TTL)]
     if server is not None:
         out += [
             (INFO, b"seqnumDuringOpen", opened, _PUT,
-             _LONG.pack(getattr(region, "open_seq_num", 1)), NO_TTL),
+             _LONG.pack(region.open_seq_num), NO_TTL),
             (INFO, b"server", opened, _PUT, f"{server.hostname}:{server.port}".encode(), NO_TTL),
             (INFO, b"serverstartcode", opened, _PUT, _LONG.pack(server.start_code), NO_TTL),
             (INFO, b"sn", changed, _PUT, server.name.encode(), NO_TTL),

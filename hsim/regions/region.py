@@ -31,6 +31,14 @@ from hsim.regions import flush_policy, split_policy
 from hsim.regions.region_reads import RegionReads
 from hsim.rowrange import RowRange
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from hsim.config import Config
+    from hsim.engine.block_cache import BlockCache
+    from hsim.regions.region_server import RegionServer
+    from hsim.schema import TableDescriptor
+
 log = logging.getLogger("hsim.regions")
 SKIP_WAL = int(Durability.SKIP_WAL)
 _PUT = int(PUT)
@@ -53,19 +61,23 @@ class Region(RegionReads):
 
     def __init__(self, table, start_key: bytes, end_key: bytes, region_id: int, config,
                  block_cache=None, seq_id: int = 0):
-        self.table = table  # a TableDescriptor (shared with the master; alter updates it)
+        self.table: TableDescriptor = table  # shared with the master; alter updates it
         self.start_key = start_key  # b"" = from the first row
         self.end_key = end_key  # b"" = to the last row
         self.keys = RowRange.half_open(start_key, end_key)  # the region's rows, fixed for life
         self.region_id = region_id
-        self.config = config
+        self.config: Config = config
         # RegionInfo.encodeRegionName: MD5 of the raw region name bytes; the name as text is
         # its Bytes.toStringBinary (RegionInfo.getRegionNameAsString)
         self.encoded_name = encode_region_name(table.name, start_key, region_id)
         key = f"{table.name},{to_string_binary(start_key)},{region_id}"
         self.name = f"{key}.{self.encoded_name}."
         self.seq_id = seq_id
-        self.server = None  # the RegionServer hosting it
+        self.server: RegionServer | None = None  # hosting it: set by RegionServer.open_region
+        # hbase:meta's open time and seqnumDuringOpen, set by RegionServer.open_region (and the
+        # time again by Master.enable_table)
+        self.opened_at: int = 0
+        self.open_seq_num: int = 1
         self.explicit_split_point: bytes | None = None
         self.read_requests = 0  # rows returned: Gets and scanned rows (readRequestsCount)
         self.filtered_read_requests = 0  # rows examined, not returned (filteredReadRequestsCount)
@@ -98,7 +110,7 @@ class Region(RegionReads):
     def set_block_cache(self, block_cache) -> None:
         """(Re)build stores on open; keeps existing stores' files when moving servers. On a
         server with a data directory, the stores write their new files through it."""
-        self.block_cache = block_cache
+        self.block_cache: BlockCache | None = block_cache  # its server's
         sink = getattr(self.server, "store_file_sink", None)
         for fam in sorted(self.table.families):
             store = self.stores.get(fam)

@@ -8,6 +8,12 @@ from hsim.filters import regex_budget
 from hsim.regions import atomic
 from hsim.regions.scan_metrics import ScanMetrics
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from hsim.regions.master import Master
+    from hsim.regions.region import Region
+
 
 class RegionServer:
     """One region server (HRegionServer + RSRpcServices): owns its regions by encoded name, its
@@ -23,9 +29,9 @@ class RegionServer:
         self.start_code = start_code
         self.name = f"{self.hostname},{self.port},{start_code}"
         self.config = config
-        self.master = master
+        self.master: Master = master
         self.block_cache = BlockCache(config.block_cache_size)
-        self.regions: dict[str, object] = {}  # encoded name -> Region
+        self.regions: dict[str, Region] = {}  # by encoded name
         self.memstore_heap = 0
         self.read_requests = 0
         self.filtered_read_requests = 0

@@ -100,6 +100,8 @@ class SteppingSplitPolicy(IncreasingToUpperBoundRegionSplitPolicy):
 
 
 class DisabledRegionSplitPolicy(RegionSplitPolicy):
+    """DisabledRegionSplitPolicy: the region never asks to split (admin splits still run)."""
+
     name = "DisabledRegionSplitPolicy"
 
     def should_split(self) -> bool:

@@ -12,6 +12,9 @@ from hsim.schema import TableDescriptor
 
 @dataclass
 class TableState:
+    """One table in the master's table map; the master is its only writer (create, enable, disable,
+    truncate, splits and merges through the locator)."""
+
     descriptor: TableDescriptor
     enabled: bool
     locator: RegionLocator

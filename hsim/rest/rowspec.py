@@ -21,6 +21,9 @@ def _decode(text: str) -> bytes:
 
 
 class RowSpec:
+    """A REST path's row part (RowSpec): row or row range, columns, time range and versions,
+    parsed once per request."""
+
     def __init__(self, path: str):
         parts = path.lstrip("/").split("/")
         rows = parts[0]

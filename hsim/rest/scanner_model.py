@@ -30,6 +30,8 @@ def _int(value, what: str, lo: int = 0, hi: int = LATEST_TIMESTAMP) -> int:
 
 
 class ScannerModel:
+    """A REST scanner request's body (ScannerModel, XML or JSON), with REST's defaults: what a POST
+    to /table/scanner asks for."""
     def __init__(self):
         self.start_row = self.end_row = b""
         self.columns: list[bytes] = []

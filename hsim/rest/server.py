@@ -22,6 +22,9 @@ REST_PORT = 8080  # hbase.rest.port
 
 
 class _Handler(BaseHTTPRequestHandler):
+    """The REST server's HTTP request handler: parses the request, hands it to the resources and
+    writes their answer (a thread per connection)."""
+
     protocol_version = "HTTP/1.1"
     server_version = "hsim-rest"
     # a request line too broken to name its version still gets a status line (not HTTP/0.9's

@@ -18,6 +18,8 @@ FORMATS = ("table", "json", "markdown")
 
 
 class _Parser(SuggestingParser):
+    """`hsim run`'s argument parser: a bad argument raises UsageError (one line, with a suggestion)
+    instead of argparse's exit."""
     def error(self, message):  # argparse prints usage and exits; we want one line
         raise UsageError(message)
 

@@ -61,6 +61,7 @@ class Expr:
 
 
 class Metric(Expr):
+    """One variant's measured figure in a criterion."""
     def __init__(self, variant: str, key: str):
         self.variant, self.key = variant, key
 
@@ -91,6 +92,7 @@ class Option(Expr):
 
 
 class Const(Expr):
+    """A number written in a criterion."""
     def __init__(self, v):
         self.v = v
 
@@ -102,6 +104,8 @@ class Const(Expr):
 
 
 class Arith(Expr):
+    """Arithmetic of two expressions in a criterion; a division by zero gives inf or nan, so a
+    verdict reads it rather than crash."""
     def __init__(self, op, a, b):
         self.op, self.a, self.b = op, a, b
 
@@ -164,6 +168,7 @@ class Criterion:
 
 
 class Compare(Criterion):
+    """A comparison of two expressions: the criterion a claim's verdict is."""
     def __init__(self, op, a, b):
         self.op, self.a, self.b = op, a, b
         super().__init__((self,))

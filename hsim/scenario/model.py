@@ -49,6 +49,8 @@ class Variant:
 
 @dataclass(frozen=True)
 class SeedQuote:
+    """The passage of a seed document a claim tests, quoted and located."""
+
     document: str  # "000" .. "004"
     section: str
     quote: str
@@ -67,6 +69,9 @@ KINDS = ("measured", "arithmetic")
 
 @dataclass(frozen=True)
 class Claim:
+    """A scenario's claim, declared before its run: the seed passage it tests and the criterion
+    that decides its verdict."""
+
     title: str
     seed: SeedQuote
     criterion: Criterion  # declared before the run; the verdict is it, evaluated

@@ -21,6 +21,9 @@ _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")  # object reprs vary between runs
 
 @dataclass
 class VariantResult:
+    """One variant's run: its settings, its measured figures and series, as the reports show them.
+    """
+
     name: str
     description: str
     config: dict
@@ -39,6 +42,9 @@ class VariantResult:
 
 @dataclass
 class ClaimResult:
+    """One claim's verdict with its source, criterion and the values that decided it, as the
+    reports show them."""
+
     title: str
     document: str
     link: str

@@ -15,6 +15,8 @@ from hsim.scenario.seeds import seed_document
 
 @dataclass(frozen=True)
 class SeedClaim:
+    """A claim of the seed documents (docs/seed-coverage.md) that scenarios show or leave open."""
+
     number: int
     quote: str
     seeds: tuple  # seed document numbers, the cited one first

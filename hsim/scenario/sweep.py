@@ -193,6 +193,8 @@ def write_summary(summary: dict, out: Path, plots: bool = True) -> None:
 
 # --- the command -------------------------------------------------------------------------------
 class _Parser(argparse.ArgumentParser):
+    """`hsim sweep`'s argument parser: a bad argument raises UsageError (one line) instead of
+    argparse's exit."""
     def error(self, message):
         raise UsageError(message)
 

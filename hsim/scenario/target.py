@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlparse
 
-from hsim.client.requests import b
+from hsim.client.validation import b
 from hsim.scenario.errors import ScenarioError, UsageError
 
 _FAMILY_FIELDS = {"max_versions": "max_versions", "compression": "compression",

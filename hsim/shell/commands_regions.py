@@ -119,7 +119,7 @@ class RegionLocation:
     def __init__(self, region):
         # the seqNum hbase:meta records for the region (meta.catalog_entries)
         self.text = (f"region={region.name}, hostname={region.server.name}, "
-                     f"seqNum={getattr(region, 'open_seq_num', 1)}")
+                     f"seqNum={region.open_seq_num}")
 
     def __str__(self) -> str:
         return f"#<{self.ruby_class} {self.text}>"

@@ -53,11 +53,15 @@ class Literal(Node):
 
 @dataclass
 class ArrayNode(Node):
+    """A Ruby array literal `[a, b]`."""
+
     items: list
 
 
 @dataclass
 class HashNode(Node):
+    """A Ruby hash literal `{K => v}`, its pairs in order."""
+
     pairs: list
 
 

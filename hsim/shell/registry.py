@@ -20,6 +20,9 @@ NOT_MODELLED = "not modelled"
 
 @dataclass
 class Command:
+    """A shell command: its function, help group and text, and whether hsim runs it, runs it as
+    a switch only or refuses it as not modelled (status)."""
+
     name: str
     func: Callable
     group: str

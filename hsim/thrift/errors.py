@@ -43,6 +43,9 @@ def dropped(api: str) -> DroppedConnection:
 
 
 class _Thrift1Errors(ErrorMapping):
+    """How the Thrift-1 server answers each hsim error: the IOError, IllegalArgument or
+    AlreadyExists its IDL declares."""
+
     declared = (ttypes.IOError, ttypes.IllegalArgument, ttypes.AlreadyExists,
                 TApplicationException)
 

@@ -38,6 +38,9 @@ def tio_error(e: BaseException):
 
 
 class _Thrift2Errors(ErrorMapping):
+    """How the Thrift2 server answers each hsim error: the TIOError or TIllegalArgument its IDL
+    declares."""
+
     declared = (ttypes.TIOError, ttypes.TIllegalArgument, TApplicationException)
 
     def io_error(self, e):

@@ -15,6 +15,8 @@ from collections import deque
 
 
 class Heat:
+    """The request history behind the heat strips: the last `width` samples of each region's
+    request count; sampled by the UI's thread and read by page requests, hence the lock."""
     def __init__(self, width: int = 60):
         self.width = width
         self._samples: deque = deque(maxlen=width + 1)  # (cluster ms, {encoded: requests})

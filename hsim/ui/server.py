@@ -97,6 +97,9 @@ def start(cluster: Cluster, port: int = 0, host: str = "127.0.0.1",
 
 
 class _Handler(BaseHTTPRequestHandler):
+    """The web UI's HTTP request handler: one page per HBase UI page, read from the cluster the UI
+    follows."""
+
     ui = None
 
     def log_message(self, *args):  # quiet: a terminal running a scenario stays readable

@@ -234,6 +234,9 @@ class KeyDesign:
 
 
 class TimestampLead(KeyDesign):
+    """A key led by the timestamp: every write goes to the last region, the hotspot the other
+    designs avoid."""
+
     name = "timestamp_lead"
     description = "[ts or sequence][entity]: ever-increasing, all writes hit the last region"
     time_ordered = True
@@ -265,6 +268,9 @@ class _Bucketed(KeyDesign):
 
 
 class Salted(_Bucketed):
+    """A salted key: writes spread over `buckets` prefixes, a time range read as one scan per
+    bucket."""
+
     name = "salted"
     description = "[salt][ts][entity]: N prefixes spread writes; a time-range read needs N scans"
     time_ordered = True
@@ -293,6 +299,8 @@ class Salted(_Bucketed):
 
 
 class BucketedTimestamp(_Bucketed):
+    """A key bucketed by timestamp modulo N (the book's log-data case study)."""
+
     name = "bucketed"
     description = "[ts mod N][ts][entity]: the log-data case study's buckets, N scans a range"
     time_ordered = True
@@ -306,6 +314,9 @@ class BucketedTimestamp(_Bucketed):
 
 
 class HashedPrefix(KeyDesign):
+    """A key led by a prefix of its MD5: a Get finds the row again, a time range needs a full scan.
+    """
+
     name = "hashed_prefix"
     description = "[md5(key)[:k]][ts][entity]: deterministic spread, Gets work, time order lost"
 
@@ -332,6 +343,8 @@ class HashedPrefix(KeyDesign):
 
 
 class ReversedDigits(KeyDesign):
+    """A key led by the timestamp's digits reversed: writes spread, time order lost."""
+
     name = "reversed"
     description = "[ts digits reversed][entity]: the fastest-changing digit leads, order lost"
 
@@ -347,6 +360,9 @@ class ReversedDigits(KeyDesign):
 
 
 class FieldSwap(KeyDesign):
+    """Entity first, then time (OpenTSDB's order): writes spread by entity, one scan per entity for
+    a time range."""
+
     name = "field_swap"
     description = "[entity][ts]: metric-then-time (OpenTSDB order), one scan per entity"
     time_ordered = True
@@ -362,6 +378,8 @@ class FieldSwap(KeyDesign):
 
 
 class ReverseTimestamp(KeyDesign):
+    """Entity then Long.MAX_VALUE - ts: an entity's newest row comes first in a scan."""
+
     name = "reverse_timestamp"
     description = "[entity][MAX-ts]: newest first per entity, a scan's first row is the latest"
     time_ordered = True
@@ -382,6 +400,8 @@ class ReverseTimestamp(KeyDesign):
 
 
 class OpenTsdb(KeyDesign):
+    """OpenTSDB's row key: a 3-byte metric uid and the hour, one row per metric-hour."""
+
     name = "opentsdb"
     description = "[metric uid:3][hour:4]: OpenTSDB's row, one row per metric-hour"
     time_ordered = True

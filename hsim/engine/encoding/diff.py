@@ -35,6 +35,9 @@ def long_fits_in(value: int) -> int:
 
 
 class DiffKeyDeltaEncoder(BufferedEncoder):
+    """DATA_BLOCK_ENCODING DIFF (DiffKeyDeltaEncoder): each key stored as what differs from the
+    previous one, with flags saying which parts are shared."""
+
     name = "DIFF"
     id = 3
 

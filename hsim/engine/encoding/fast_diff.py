@@ -32,6 +32,9 @@ _unpack_tstype = TIMESTAMP_TYPE.unpack
 
 
 class FastDiffDeltaEncoder(BufferedEncoder):
+    """DATA_BLOCK_ENCODING FAST_DIFF (FastDiffDeltaEncoder): DIFF's key deltas, plus a flag for a
+    value equal to the previous cell's."""
+
     name = "FAST_DIFF"
     id = 4
 

@@ -13,6 +13,9 @@ from hsim.engine.encoding.data_block_encoder import DataBlockEncoder
 
 
 class NoneEncoder(DataBlockEncoder):
+    """DATA_BLOCK_ENCODING NONE: plain KeyValues, which the HFile writer builds itself (no block
+    writer); the reader decodes them here like any encoding."""
+
     name = "NONE"
     id = 0
 

@@ -19,6 +19,9 @@ _pack_tstype = TIMESTAMP_TYPE.pack
 
 
 class PrefixKeyDeltaEncoder(BufferedEncoder):
+    """DATA_BLOCK_ENCODING PREFIX (PrefixKeyDeltaEncoder): each key stored as the length of the
+    prefix it shares with the previous key plus the rest."""
+
     name = "PREFIX"
     id = 2
 

@@ -22,6 +22,8 @@ _pack_tstype = TIMESTAMP_TYPE.pack
 
 
 class RowIndexBlockWriter(BlockWriter):
+    """One ROW_INDEX_V1 block being written: plain KeyValues, then the offset of each row's first
+    cell, so a reader binary-searches rows."""
     def __init__(self):
         self.parts: list[bytes] = []
         self.size = 0
@@ -48,6 +50,9 @@ class RowIndexBlockWriter(BlockWriter):
 
 
 class RowIndexCodecV1(DataBlockEncoder):
+    """DATA_BLOCK_ENCODING ROW_INDEX_V1 (RowIndexCodecV1): KeyValues unchanged plus a row index at
+    the block's end."""
+
     name = "ROW_INDEX_V1"
     id = 7
 
