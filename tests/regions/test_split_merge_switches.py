@@ -90,6 +90,9 @@ def test_a_merge_while_the_merge_switch_is_off_is_refused_and_changes_nothing():
 
 def test_a_table_with_merge_enabled_false_refuses_a_merge():
     c = _loaded(_cluster())
+    with pytest.raises(TypeError, match="merge_enabled must be a bool"):
+        c.admin.alter_table("t", normalization_enabled=True, merge_enabled="no")
+    assert c.admin.describe("t").values == {}  # checked before anything is set
     c.admin.alter_table("t", merge_enabled=False)
     assert c.admin.describe("t").values["MERGE_ENABLED"] == "false"
     e, a, b = _refused_merge(c, HsimError)
@@ -127,6 +130,9 @@ def test_a_requested_split_while_the_split_switch_is_off_is_refused_and_changes_
     with pytest.raises(DoNotRetryError, match="split switch off"):
         c.admin.split(region.name)  # at its own mid key
     assert _state(c) == before  # not even flushed
+    with pytest.raises(TypeError, match="on must be a bool"):
+        c.admin.split_switch(1)
+    assert c.admin.split_enabled() is False
     c.admin.split_switch(True)
     assert c.admin.split("t", b"b025") is True
     assert len(c.admin.regions("t")) == 5
