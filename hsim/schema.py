@@ -256,7 +256,8 @@ class TableDescriptor:
     key_prefix_delimiter: bytes | None = None  # DelimitedKeyPrefixRegionSplitPolicy.delimiter
     durability: int = 0  # DURABILITY (hsim.Durability; USE_DEFAULT = SYNC_WAL)
     # TableDescriptor's other values (OWNER, PRIORITY, METADATA and CONFIGURATION entries,
-    # ...): str -> str, kept and shown as HBase keeps them; nothing hsim models reads them
+    # ...): str -> str, kept and shown as HBase keeps them; hsim reads MERGE_ENABLED and the
+    # normalizer's (NORMALIZATION_ENABLED, NORMALIZER_TARGET_*) from here, as HBase does
     values: dict = field(default_factory=dict)
     # CONFIGURATION entries hsim reads (hsim.configuration_keys), text to text
     configuration: dict = field(default_factory=dict)

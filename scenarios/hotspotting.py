@@ -2,7 +2,9 @@
 designs, what the cost model makes of it, and what each design costs a reader.
 
 Seed claims: 000 "Rowkey Design" (hotspotting, salting, hashing, reversing the key, monotonically
-increasing keys) and 004 "Always check if any hot-spotting will happens".
+increasing keys), 004 "Always check if any hot-spotting will happens" and 003 "Pre-Split
+Regions to Avoid Region Hotspots" (the balancer's even spread of regions needs well-distributed
+keys).
 
 Every variant writes the same records (a timestamp 1 ms apart and one of `entities` metrics,
 round robin) into a table pre-split into `regions` regions over the region servers. The split
@@ -13,10 +15,20 @@ yesterday's keys. Splits are disabled so the pre-split layout is what is measure
 
 Then two reads: every record of the last 1% of the time span (a time-range read), and 100
 point reads of known records.
+
+Two more variants ask what the balancer can do about a hot spot (seed 003 "Pre-Split Regions
+to Avoid Region Hotspots"): the timestamp-lead and the salted table start with all their
+regions on one server (moved there with Admin.move, as a table whose other servers joined
+later would have them). Half the records are written, the balancer runs once (HBase 2's
+StochasticLoadBalancer, as its chore would), and the other half are written; the busiest
+server's share of each half's writes is measured. The balancer evens out the region count per
+server either way; only the salted keys' writes follow the regions, as the timestamp-lead
+table's writes all go to its one last region, wherever it is. These two variants make no
+reads.
 """
 
 from hsim.scenario import Scenario
-from hsim.scenario.criteria import metric, option
+from hsim.scenario.criteria import each, metric, option
 from hsim.scenario.readers import (record_time_range_read, record_write_spread,
                                    record_write_throughput)
 from hsim.scenario.setup import create_table
@@ -46,6 +58,12 @@ scenario.variant("reversed", "[ts digits reversed][metric]: the fastest-changing
                  design=lambda p, seed: ReversedDigits())
 scenario.variant("field_swap", "[metric][ts:8]: the metric leads (OpenTSDB's order), split "
                  "between metrics", design=lambda p, seed: FieldSwap(), entity_splits=True)
+scenario.variant("timestamp_lead_rebalanced", "timestamp-lead keys, every region on one "
+                 "server, the balancer run halfway through the writes",
+                 design=lambda p, seed: TimestampLead(), rebalance=True)
+scenario.variant("salted_rebalanced", "salted keys, every region on one server, the balancer "
+                 "run halfway through the writes",
+                 design=lambda p, seed: Salted(buckets=p["regions"], seed=seed), rebalance=True)
 
 COLUMN = b"d:v"
 
@@ -61,6 +79,9 @@ def run(ctx, variant):
         splits = design.split_keys(p["regions"], history_sample(design, entities, ctx.clock.now()))
     table = create_table(ctx, "ts", {"d": {}}, split_keys=splits, split_enabled=False)
     pad = b"x" * max(0, p["value_bytes"] - 8)
+    if variant.params.get("rebalance"):
+        _rebalanced(ctx, table, design, entities, pad)
+        return
 
     # writes: ops records, one per ms, metrics round robin
     written = []
@@ -94,6 +115,46 @@ def run(ctx, variant):
                 break
     ctx.record("gets_per_point_read", gets / 100, "point read: gets (until found)")
     ctx.record("point_reads_found", found, "point read: found (of 100)")
+
+
+def _server_writes(ctx) -> dict:
+    return {s.name: s.write_requests for s in ctx.cluster.metrics().servers}
+
+
+def _busiest_share(before: dict, after: dict) -> float:
+    """The busiest server's share of the writes between two _server_writes."""
+    delta = [after[n] - before.get(n, 0) for n in after]
+    return max(delta) / max(1, sum(delta))
+
+
+def _rebalanced(ctx, table, design, entities, pad) -> None:
+    """Every region on the first server; half the records, one balancer run, the other half:
+    the busiest server's share of each half's writes, and the regions per server."""
+    first = ctx.cluster.region_servers[0].name
+    for r in ctx.admin.regions("ts"):
+        ctx.admin.move(r.encoded_name, first)
+    per_server = [s.regions for s in ctx.cluster.metrics().servers]
+    ctx.record("max_regions_per_server_before", max(per_server),
+               "most regions on one server, before the balancer")
+    shares = []
+    for half in range(2):
+        if half:
+            moves = ctx.admin.balance()
+            ctx.record("balancer_moves", len(moves), "regions the balancer moved")
+            per_server = [s.regions for s in ctx.cluster.metrics().servers]
+            ctx.record("max_regions_per_server_after", max(per_server),
+                       "most regions on one server, after the balancer")
+        before = _server_writes(ctx)
+        for i in range(half * ctx.ops // 2, (half + 1) * ctx.ops // 2):
+            ts = ctx.clock.now()
+            table.put(design.row_key(ts, entities[i % len(entities)]),
+                      {COLUMN: record_value(ts, pad)}, timestamp=ts)
+            ctx.tick()
+        shares.append(_busiest_share(before, _server_writes(ctx)))
+    ctx.record("write_share_before_balance", shares[0],
+               "busiest server's share of the writes before the balancer", "%")
+    ctx.record("write_share_after_balance", shares[1],
+               "busiest server's share of the writes after the balancer", "%")
 
 
 scenario.claim(
@@ -190,3 +251,27 @@ scenario.claim(
           "Puts are distributed across various points of regions in the table.",
     criterion=metric("field_swap", "write_hotspot_ratio") < 1.5,
     covers=(13,))
+
+
+scenario.claim(
+    "the balancer spreads the regions, but only well-distributed keys spread the writes",
+    seed="003", section="Pre-Split Regions to Avoid Region Hotspots",
+    quote="A better practice is to create a fixed number of regions and evenly distribute those "
+          "regions across all the region servers by estimating how big the table will be and "
+          "knowing the number of region servers you have. Of course, you also have to make sure "
+          "your rowkeys are well-distributed across all the regions.",
+    proposition="evenly distribute those regions across all the region servers ... Of course, "
+                "you also have to make sure your rowkeys are well-distributed across all the "
+                "regions.",
+    # the balancer evens out the regions (no server above the mean + 1) for both key designs;
+    # afterwards the salted keys' writes spread (the busiest server near 1/servers) while the
+    # timestamp-lead keys' one hot region keeps its server at (nearly) every write
+    criterion=(each(("timestamp_lead_rebalanced", "salted_rebalanced"),
+                    "max_regions_per_server_after")
+               <= option("regions") / option("servers") + 1)
+              & (metric("timestamp_lead_rebalanced", "write_share_after_balance") >= 0.9)
+              & (metric("salted_rebalanced", "write_share_after_balance")
+                 <= 1.5 / option("servers")),
+    extras=each(("timestamp_lead_rebalanced", "salted_rebalanced"),
+                "write_share_before_balance") >= 0.99,
+    covers=(36,))

@@ -11,6 +11,15 @@ pre-split at all (the table then splits as it grows). HBase's balancer runs ever
 `balancer_runs`-th of the load in every variant (Admin.balance, as its chore would, the daughters
 of a split being opened where their parent was), and the regions it moved are counted, so the
 spread of the writes is the one a balanced cluster gives.
+
+The flip side of pre-splitting: `too_many_regions` pre-splits into four times `regions`, more
+regions than its data needs, and lets HBase 2's normalizer merge them after the load (the
+table has NORMALIZATION_ENABLED and NORMALIZER_TARGET_REGION_COUNT = `regions`; the load is
+flushed, since the normalizer reads the store files' size, then Admin.normalize runs once, as
+its chore would, and a major compaction rewrites the merged regions' references). It reports
+the regions before and after and how many reads each region serves, from 1,000 Gets of
+written rows before and after. The seeds make no claim about merging regions, so this variant
+has metrics and no claim.
 """
 
 import hashlib
@@ -52,13 +61,36 @@ scenario.variant("book_hex_splits", "the book's getHexSplits('0'x16, 'f'x16, 10)
                  create=lambda n: {"split_keys": book_hex_splits(LOW.decode(), HIGH.decode(), n)})
 scenario.variant("no_presplit", "one region; the table splits as it grows",
                  create=lambda n: {})
+# The normalizer counts region sizes in whole megabytes (RegionMetrics) and merges no region
+# under hbase.normalizer.merge.min_region_size.mb (1 MB): at the scenario's 1/256 scale every
+# region would be 0 MB, none large enough to merge (and with that floor at 0, every empty
+# region would join one run: the whole table merged into one region). So this variant's values
+# are not scaled down: they are as large as it takes for each pre-split region to hold about
+# MB_PER_REGION of store files, whatever --ops is.
+MB_PER_REGION = 1.5
+scenario.variant(
+    "too_many_regions",
+    "HexStringSplit into 4 x `regions` regions, too many for the data, then merged by the "
+    "normalizer (NORMALIZATION_ENABLED, NORMALIZER_TARGET_REGION_COUNT = `regions`). Not "
+    "scaled: the normalizer counts whole MB and merges no region under 1 MB, so the values are "
+    f"sized for about {MB_PER_REGION} MB per pre-split region whatever --ops is (at 1/256 "
+    "every region would be 0 MB); its minimum region age for a merge is 0 days, not 3 (the "
+    "regions are minutes old)",
+    config={"normalizer_merge_min_region_age_days": 0},
+    create=lambda n: {"presplit": ("HexStringSplit", 4 * n),
+                      "values": {"NORMALIZATION_ENABLED": "true",
+                                 "NORMALIZER_TARGET_REGION_COUNT": str(n)}},
+    normalize=True)
 
 
 @scenario.run
 def run(ctx, variant):
     n = ctx.params["regions"]
     table = create_table(ctx, "hex", {"d": {}}, **variant["create"](n))
-    value = b"v" * ctx.params["value_bytes"]
+    value_bytes = ctx.params["value_bytes"]
+    if variant.params.get("normalize"):
+        value_bytes = max(value_bytes, int(MB_PER_REGION * 4 * n * (1 << 20)) // ctx.ops)
+    value = b"v" * value_bytes
     rows = []
     every = max(1, ctx.ops // ctx.params["balancer_runs"])
     balances = moves = 0
@@ -71,6 +103,8 @@ def run(ctx, variant):
             moves += len(ctx.admin.balance())
             balances += 1
 
+    if variant.params.get("normalize"):
+        _normalize(ctx, rows)
     regions = ctx.admin.regions("hex")
     starts = [r.start_key for r in regions]
     counts = [0] * len(regions)
@@ -90,6 +124,45 @@ def run(ctx, variant):
                "lead byte of each split key")
     ctx.note("rows per region: " + ", ".join(
         f"[{_show(r.start_key)}, {_show(r.end_key)}) {c:,}" for r, c in zip(regions, counts)))
+
+
+def _reads_per_region(ctx, rows) -> float:
+    """1,000 Gets of written rows (the same ones each time); the mean of the regions' read
+    requests they made."""
+    table, rng = ctx.table("hex"), ctx.shared_rng()
+    before = {r.name: r.read_requests for r in ctx.cluster.metrics().regions}
+    for _ in range(1000):
+        table.get(rows[rng.randrange(len(rows))])
+    after = [r.read_requests - before.get(r.name, 0) for r in ctx.cluster.metrics().regions
+             if r.table == "hex"]
+    return sum(after) / len(after)
+
+
+def _normalize(ctx, rows) -> None:
+    """Flush (the normalizer reads store file sizes), read, normalize once, compact the merged
+    regions' references away, read again: regions and reads per region before and after."""
+    ctx.admin.flush("hex")
+    ctx.record("regions_before_normalize", len(ctx.admin.regions("hex")),
+               "regions before the normalizer")
+    ctx.record("reads_per_region_before", _reads_per_region(ctx, rows),
+               "read requests per region of 1,000 Gets, before the normalizer")
+    ctx.record("region_mb_before", _mean_mb(ctx), "mean region size before the normalizer",
+               "MB")
+    merges = ctx.cluster.master.merges
+    ctx.admin.normalize("hex")
+    ctx.record("normalizer_merges", ctx.cluster.master.merges - merges,
+               "merges the normalizer made")
+    ctx.admin.major_compact("hex")
+    ctx.record("regions_after_normalize", len(ctx.admin.regions("hex")),
+               "regions after the normalizer")
+    ctx.record("reads_per_region_after", _reads_per_region(ctx, rows),
+               "read requests per region of 1,000 Gets, after the normalizer")
+    ctx.record("region_mb_after", _mean_mb(ctx), "mean region size after the normalizer", "MB")
+
+
+def _mean_mb(ctx) -> float:
+    regions = [r for r in ctx.cluster.metrics().regions if r.table == "hex"]
+    return sum(r.store_file_bytes for r in regions) / len(regions) / (1 << 20)
 
 
 def _show(key: bytes) -> str:

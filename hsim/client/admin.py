@@ -274,11 +274,15 @@ class Admin(AdminLifecycle):
         """Table attributes: max_filesize, memstore_flush_size, split_policy, split_enabled,
         durability, key_prefix_length, key_prefix_delimiter, values (replaces the values map),
         configuration (replaces the CONFIGURATION entries),
-        normalization_enabled (the NORMALIZATION_ENABLED value the normalizer reads)."""
+        normalization_enabled (the NORMALIZATION_ENABLED value the normalizer reads),
+        merge_enabled (the MERGE_ENABLED value a merge reads)."""
         meta.refuse(_name(name))
-        normalize = attributes.pop("normalization_enabled", None)
-        if normalize is not None:
-            normalize = "true" if v.boolean(normalize, "normalization_enabled") else "false"
+        flags = {}  # values-map attributes set on their own: VALUE -> "true" | "false"
+        for key, value_name in (("normalization_enabled", "NORMALIZATION_ENABLED"),
+                                ("merge_enabled", "MERGE_ENABLED")):
+            flag = attributes.pop(key, None)
+            if flag is not None:
+                flags[value_name] = "true" if v.boolean(flag, key) else "false"
         checked = v.table_attributes(attributes)  # all checked before any is set
         if "values" in checked:
             from hsim import descriptor_attributes
@@ -290,8 +294,7 @@ class Admin(AdminLifecycle):
             desc = self.master.table_state(_name(name)).descriptor
             for k, value in checked.items():
                 setattr(desc, k, value)
-            if normalize is not None:
-                desc.values["NORMALIZATION_ENABLED"] = normalize
+            desc.values.update(flags)
 
     # --- regions -------------------------------------------------------------------------------
     def _regions_of(self, target) -> list:
@@ -349,6 +352,7 @@ class Admin(AdminLifecycle):
                     if not r.valid_split_row(point):
                         raise InvalidArgumentError(
                             f"Split row {point!r} is the start key of {r.name}")
+                    _refuse_split(self.master, r)
                     r.flush(now, force_all=True)
                     if r.closed:
                         continue
@@ -356,6 +360,7 @@ class Admin(AdminLifecycle):
                         raise InvalidArgumentError(f"Region {r.name} has references; compact first")
                     done |= self.master.split_region(r, point, now) is not None
                 else:
+                    _refuse_split(self.master, r)
                     r.flush(now, force_all=True)
                     if r.closed:
                         continue
@@ -474,3 +479,11 @@ def _region_count(n: int) -> None:
         raise InvalidArgumentError(
             f"Cannot create a table with {n} regions: hsim pre-splits a table into at most "
             f"{MAX_PRESPLIT_REGIONS} regions")
+
+
+def _refuse_split(master, region) -> None:
+    """Raise what HBase answers a requested split that the SPLIT switch or the table's
+    SPLIT_ENABLED forbids (Master.split_refusal); nothing is flushed or split."""
+    refused = master.split_refusal(region)
+    if refused is not None:
+        raise refused

@@ -1,5 +1,6 @@
-"""Admin's region life cycle calls (a mixin of Admin): merge_regions, move, the balancer's
-and the normalizer's switches, runs and decisions (HBase's Admin interface)."""
+"""Admin's region life cycle calls (a mixin of Admin): merge_regions, move, the split and
+merge switches, the balancer's and the normalizer's switches, runs and decisions (HBase's
+Admin interface)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,28 @@ class AdminLifecycle:
             v.to_bytes(server_name, "server name").decode("utf-8", "replace")
         with self.cluster.lock:
             return self.master.move_region(self._region(encoded_name), server).name
+
+    # --- the split and merge switches (MasterSwitchType SPLIT, MERGE) ----------------------
+    def split_switch(self, on: bool) -> bool:
+        """Admin.splitSwitch: turn region splits on or off cluster-wide (requested splits are
+        refused, a region server's own are turned down, the normalizer plans none); returns
+        the previous state."""
+        with self.cluster.lock:
+            return self.master.switch("SPLIT", v.boolean(on, "on"))
+
+    def merge_switch(self, on: bool) -> bool:
+        """Admin.mergeSwitch: turn region merges on or off cluster-wide (merge_regions is
+        refused, the normalizer plans none); returns the previous state."""
+        with self.cluster.lock:
+            return self.master.switch("MERGE", v.boolean(on, "on"))
+
+    def split_enabled(self) -> bool:
+        """Admin.isSplitEnabled: the SPLIT switch."""
+        return self.master.switch("SPLIT")
+
+    def merge_enabled(self) -> bool:
+        """Admin.isMergeEnabled: the MERGE switch."""
+        return self.master.switch("MERGE")
 
     # --- the balancer ----------------------------------------------------------------------
     def balance_switch(self, on: bool) -> bool:

@@ -3,11 +3,14 @@ the admin operations. Region servers live here too, as in a MiniHBaseCluster."""
 
 from __future__ import annotations
 
+import logging
 
 from hsim.bytes import to_string
 from hsim.configuration_keys import configured
 from hsim.errors import (
     DiskIOError,
+    DoNotRetryError,
+    HsimError,
     InvalidArgumentError,
     TableDisabledError,
     TableExistsError,
@@ -25,6 +28,8 @@ from hsim.regions.region_server import RegionServer
 from hsim.regions.router import RegionLocator
 from hsim.regions.master_lifecycle import Lifecycle
 from hsim.schema import ColumnFamily, TableDescriptor, validate_family_name
+
+log = logging.getLogger("hsim.regions")
 
 
 class Master(Lifecycle):
@@ -272,10 +277,27 @@ class Master(Lifecycle):
                     return r
         raise UnknownRegionError(name)
 
+    def split_refusal(self, region):
+        """The error HBase gives a split of `region` that the master's SPLIT switch
+        (HMaster.splitRegion) or the table's SPLIT_ENABLED (SplitTableRegionProcedure's
+        prepare) forbids; None when it may split."""
+        if not self.switches["SPLIT"]:
+            return DoNotRetryError(f"Split region {region.name} failed due to split switch off")
+        if not region.table.split_enabled:
+            return HsimError(f"Split region {region.name} failed as region split is disabled "
+                             "for the table")
+        return None
+
     def split_region(self, region, split_row: bytes, now: int) -> tuple | None:
         """Split `region` at `split_row` (a row boundary): daughters on the parent's server
-        (as HBase opens them), each compacting its reference files away."""
+        (as HBase opens them), each compacting its reference files away. None when it cannot
+        split, or the split switch or the table forbids it (split_refusal: a region server's
+        request turned down, logged)."""
         if region.closed or region.splitting or not region.valid_split_row(split_row):
+            return None
+        refused = self.split_refusal(region)
+        if refused is not None:
+            log.info("%s", refused.message)
             return None
         st = self.tables[region.table.name]
         server = region.server

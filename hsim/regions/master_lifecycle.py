@@ -2,6 +2,14 @@
 balancer and the normalizer, their switches, and the chores that run them on cluster time
 (BalancerChore every `balancer_period_ms`, RegionNormalizerChore every `normalizer_period_ms`).
 
+The SPLIT and MERGE switches (Admin.splitSwitch / mergeSwitch, the shell's
+`splitormerge_switch`) are read where HBase reads them: off, a requested split or merge is
+refused (HMaster.splitRegion / mergeRegions), a region server's own split request is turned
+down (AssignmentManager), and the normalizer plans none of that kind. A table's SPLIT_ENABLED
+or MERGE_ENABLED false fails the procedure itself (SplitTableRegionProcedure /
+MergeTableRegionsProcedure.prepare): the user's request is refused, the normalizer's plan fails
+alone.
+
 A chore runs when a request's tick reaches its due time (Cluster.tick), before the request
 finds its region; a disk that refuses a flush on the way abandons that move or merge, logged,
 as a failed procedure is in HBase.
@@ -26,8 +34,9 @@ class Lifecycle:
         self.balancer_runs = 0
         self.region_loads: dict = {}  # encoded name -> its remembered loads (balancer)
         self.balancer_decisions: list = []  # BalancerDecision, newest last
-        # the balancer and normalizer switches (a fresh HBase 2 cluster has both on)
-        self.switches = {"balancer": True, "normalizer": True}
+        # the balancer, normalizer, split and merge switches (a fresh HBase 2 cluster has all
+        # on; SPLIT and MERGE are MasterSwitchType's names)
+        self.switches = {"balancer": True, "normalizer": True, "SPLIT": True, "MERGE": True}
         self.next_balance = start + self.config.balancer_period_ms
         self.next_normalize = start + self.config.normalizer_period_ms
         self.chores_due = min(self.next_balance, self.next_normalize)
@@ -67,6 +76,9 @@ class Lifecycle:
         which holds references to its parents until a compaction rewrites them."""
         from hsim.regions import merge
 
+        if not self.switches["MERGE"]:  # HMaster.mergeRegions, before the procedure
+            listed = ", ".join(merge.info(r) for r in regions)
+            raise DoNotRetryError(f"Merge of [{listed}] failed because merge switch is off")
         chain = merge.check(self, regions, forcible)
         st = self.tables[chain[0].table.name]
         m = merge.merge(self, chain, self.clock.now())
@@ -133,7 +145,8 @@ class Lifecycle:
                     "NORMALIZATION_ENABLED", "false").lower() != "true":
                 continue
             views = [_RegionView(r) for r in st.locator.regions]
-            for plan in normalizer.compute_plans(views, now, st.descriptor.values):
+            for plan in normalizer.compute_plans(views, now, st.descriptor.values,
+                                                 self.switches):
                 regions = [v.region for v in plan.regions]
                 if any(r.closed for r in regions):
                     continue  # an earlier plan of this run changed it

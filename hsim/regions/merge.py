@@ -11,9 +11,15 @@ first region's server, and takes the parents' place in the region map; hbase:met
 with `info:merge0000`, `info:merge0001` naming its parents until a compaction has rewritten
 the references (the CatalogJanitor then drops them, and the parents' files).
 
-hsim's one departure: a forcible merge of regions that are not adjacent would give HBase an
-overlap in the region chain (hbck's OVERLAP_IN_REGION_CHAIN), which hsim's region map cannot
-hold; it is refused with a line saying so.
+A table whose MERGE_ENABLED is false fails the procedure ("... failed as region merge is
+disabled for the table"); the master's MERGE switch is checked before it (master_lifecycle).
+
+hsim's one departure: HBase 2 lets `forcible` merge regions that are not adjacent; the merged
+region then spans both and every region between them, which stay open, so hbase:meta holds an
+overlap in its region chain (hbck2's "overlap"; HBase's own MetaFixer uses forcible merges to
+mend such overlaps). hsim's region map holds no overlaps, so such a merge is refused with a
+line saying so and naming the regions in between; merging the whole run of adjacent regions
+does what the user usually wants.
 """
 
 from __future__ import annotations
@@ -34,21 +40,23 @@ def check(master, regions: list, forcible: bool) -> list:
     chain = sorted(regions, key=lambda r: r.start_key)
     for a, b in zip(chain, chain[1:]):
         if a.table.name != b.table.name:
-            raise MergeRegionError(f"Can't merge regions from different tables: {_info(a)}, "
-                                   f"{_info(b)}")
+            raise MergeRegionError(f"Can't merge regions from different tables: {info(a)}, "
+                                   f"{info(b)}")
         if a.end_key != b.start_key:
             if not forcible:
                 raise MergeRegionError(
                     "Unable to merge non-adjacent or non-overlapping regions "
                     f"'{a.encoded_name}', '{b.encoded_name}' when force=false")
-            raise InvalidArgumentError(
-                f"a forcible merge of regions '{a.encoded_name}' and '{b.encoded_name}', "
-                "which are not adjacent, would overlap the regions between them; hsim does "
-                "not model overlapping regions")
+            raise InvalidArgumentError(_overlap(master, a, b))
     st = master.tables[chain[0].table.name]
     if any(r.closed or r.server is None or not st.enabled for r in chain):
         raise MergeRegionError("Unable to merge regions not online "
                                + ", ".join(_state(r, st) for r in chain))
+    if st.descriptor.values.get("MERGE_ENABLED", "true").lower() != "true":
+        # MergeTableRegionsProcedure.prepareMergeRegion: TableDescriptor.isMergeEnabled
+        # (Boolean.valueOf of the MERGE_ENABLED value, true when unset) fails the procedure
+        listed = ", ".join(info(r) for r in chain)
+        raise HsimError(f"Merge of [{listed}] failed as region merge is disabled for the table")
     for r in chain:
         if getattr(r, "merged_from", None) and r.has_references():
             raise MergeRegionError(
@@ -89,12 +97,29 @@ def merge(master, chain: list, now: int):
     return m
 
 
-def _info(r) -> str:
+def info(r) -> str:
     """RegionInfo.toString, as a refusal quotes it."""
     from hsim.bytes import to_string_binary
 
     return (f"{{ENCODED => {r.encoded_name}, NAME => '{r.name}', STARTKEY => "
             f"'{to_string_binary(r.start_key)}', ENDKEY => '{to_string_binary(r.end_key)}'}}")
+
+
+def _overlap(master, a, b) -> str:
+    """Why a forcible merge of `a` and `b` (not adjacent, `a` first) is refused: HBase would
+    make the merged region span both and every region between them, which stay open; hbase:meta
+    would then hold an overlap, which hsim's region chain cannot."""
+    from hsim.bytes import to_string_binary
+
+    between = [r.encoded_name for r in master.tables[a.table.name].locator.regions
+               if a.end_key <= r.start_key < b.start_key]
+    return (f"Unable to merge non-adjacent regions '{a.encoded_name}', '{b.encoded_name}' "
+            "with force=true: HBase would make the merged region "
+            f"['{to_string_binary(a.start_key)}', '{to_string_binary(b.end_key)}') and leave "
+            f"the {len(between)} region(s) between them ({', '.join(between)}) open inside "
+            "it, an overlap in hbase:meta's region chain (as hbck2 reports it); hsim's region "
+            "chain holds no overlaps. Merge the whole run of adjacent regions instead "
+            "(merge_region with a list of them)")
 
 
 def _state(r, st) -> str:

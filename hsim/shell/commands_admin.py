@@ -2,10 +2,11 @@
 read-only commands (hbase-shell shell/commands/*.rb over hbase/admin.rb).
 
 The balancer switch is modelled: off, `balancer` moves nothing and prints false, as HBase's
-Admin.balance returns false (the normalizer's is in commands_lifecycle). The other switches
-(catalog janitor, cleaner chore, snapshot cleanup, split/merge, compactions) name machinery
-hsim does not model: they keep their state and answer as HBase does, and change nothing
-else."""
+Admin.balance returns false (the normalizer's is in commands_lifecycle). So are the split and
+merge switches (`splitormerge_switch`): they are the master's (hsim.regions.master_lifecycle).
+The other switches (catalog janitor, cleaner chore, snapshot cleanup, compactions) name
+machinery hsim does not model: they keep their state and answer as HBase does, and change
+nothing else."""
 
 from __future__ import annotations
 
@@ -14,8 +15,7 @@ from hsim.shell.parser import to_text
 from hsim.shell.registry import SWITCH_ONLY, ShellArgumentError, command
 
 # the switches' initial states, as a fresh HBase 2 cluster has them
-_DEFAULTS = {"catalogjanitor": True,
-             "cleaner_chore": True, "snapshot_cleanup": True, "SPLIT": True, "MERGE": True}
+_DEFAULTS = {"catalogjanitor": True, "cleaner_chore": True, "snapshot_cleanup": True}
 
 
 def _boolean(v) -> bool:
@@ -32,9 +32,9 @@ def _boolean(v) -> bool:
 
 
 def _switch(sh, name: str, value=None) -> bool:
-    """The switch's state before `value` is set (or its state, with no value). The balancer's
-    and the normalizer's are the master's (they stop its chores)."""
-    if name in ("balancer", "normalizer"):
+    """The switch's state before `value` is set (or its state, with no value). The balancer's,
+    the normalizer's and the SPLIT and MERGE switches are the master's."""
+    if name in ("balancer", "normalizer", "SPLIT", "MERGE"):
         with sh.cluster.lock:
             return sh.cluster.master.switch(name, None if value is None else _boolean(value))
     state = sh.switches.get(name, _DEFAULTS[name])
@@ -136,12 +136,13 @@ def _switch_type(v) -> str:
 
 
 @command("splitormerge_switch", "tools", """
-Turns region splits or merges ('SPLIT' or 'MERGE') on or off; prints the previous state. hsim
-keeps the switch's state; its splits follow the table's SPLIT_ENABLED and split policy.
+Turns region splits or merges ('SPLIT' or 'MERGE') on or off cluster-wide; prints the
+previous state. Off, `split` or `merge_region` is refused, a region's own split does not
+happen, and the normalizer plans none of that kind.
 
   hbase> splitormerge_switch 'SPLIT', true
   hbase> splitormerge_switch 'MERGE', false
-""", status=SWITCH_ONLY)
+""")
 def splitormerge_switch(sh, switch_type, enabled):
     prev = _switch(sh, _switch_type(switch_type), enabled)
     _row(sh, str(prev).lower())
@@ -152,7 +153,7 @@ def splitormerge_switch(sh, switch_type, enabled):
 Are region splits or merges ('SPLIT' or 'MERGE') on?
 
   hbase> splitormerge_enabled 'SPLIT'
-""", status=SWITCH_ONLY)
+""")
 def splitormerge_enabled(sh, switch_type):
     state = _switch(sh, _switch_type(switch_type))
     _row(sh, str(state).lower())

@@ -4,8 +4,10 @@ hbase/admin.rb update_tdb_from_arg, TableDescriptorBuilder#getValues).
 hsim models MAX_FILESIZE, MEMSTORE_FLUSHSIZE, SPLIT_POLICY, SPLIT_ENABLED, DURABILITY and the
 CONFIGURATION keys of hsim.configuration_keys (the split policies' prefix length and
 delimiter, also as METADATA, HBase's region configuration holding the table's values). The
-other attributes are kept in the descriptor's values map and shown as HBase shows them: OWNER,
-METADATA entries and the attributes whose effect a one-replica cluster does not see; those
+other attributes are kept in the descriptor's values map and shown as HBase shows them; hsim
+reads MERGE_ENABLED (a merge of the table fails) and the normalizer's (NORMALIZATION_ENABLED,
+NORMALIZER_TARGET_REGION_COUNT and _SIZE(_MB)) from there, as HBase does; OWNER, METADATA
+entries and the attributes whose effect a one-replica cluster does not see are only kept; those
 HBase acts on and hsim does not are refused unless set to hsim's own value
 (hsim.descriptor_attributes: COMPACTION_ENABLED, READONLY, REGION_REPLICATION, FLUSH_POLICY),
 and so is a CONFIGURATION key hsim does not read. Table CONFIGURATION entries are values in
@@ -33,7 +35,7 @@ MODELLED_VALUES = {
     "DelimitedKeyPrefixRegionSplitPolicy.delimiter": "key_prefix_delimiter",
 }
 # kept in the values map: name -> (how update_tdb_from_arg reads it, does HBase act on it
-# where hsim does not?)
+# where hsim does not?); MERGE_ENABLED and the normalizer's are read there (see above)
 KEPT = {
     "OWNER": ("string", False), "PRIORITY": ("int", False),
     "REGION_MEMSTORE_REPLICATION": ("bool", False), "MERGE_ENABLED": ("bool", False),

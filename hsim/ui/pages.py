@@ -28,6 +28,8 @@ def master_status(cluster) -> dict:
             "lifecycle": {"balancer": balancer[cluster.config.balancer],
                           "balancer_on": master.switches["balancer"],
                           "normalizer_on": master.switches["normalizer"],
+                          "split_on": master.switches["SPLIT"],
+                          "merge_on": master.switches["MERGE"],
                           "splits": master.splits, "merges": master.merges,
                           "moves": master.moves},
             "snapshots": snapshots}

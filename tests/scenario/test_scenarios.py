@@ -33,7 +33,9 @@ def test_hotspotting_timestamp_keys_hit_one_server_hashed_keys_spread():
     assert r["reversed"]["time_range_rows_read"] == 4000
     # salting's read cost in simulated time: 16 scans take longer than one
     assert r["salted"]["time_range_read_ms"] > r["timestamp_lead"]["time_range_read_ms"]
-    assert len({v["time_range_rows_wanted"] for v in r.values()}) == 1  # every design finds them
+    # every design finds them (the rebalanced variants make no reads: test_hotspotting.py)
+    assert len({v["time_range_rows_wanted"] for v in r.values()
+                if "time_range_rows_wanted" in v}) == 1
 
 
 def test_presplit_bytes_split_leaves_regions_empty_custom_splits_use_all():

@@ -229,8 +229,8 @@ def test_the_pages_follow_merges_and_moves(served):
     merged = cluster.admin.merge_regions(a.encoded_name, b.encoded_name)
     enc = merged.rstrip(".").rsplit(".", 1)[-1]
     _, html = _get(ui.url + "master-status")
-    assert "Load balancer: StochasticLoadBalancer (on); region normalizer on; 0 splits, " \
-           "1 merges, 0 moves." in html
+    assert "Load balancer: StochasticLoadBalancer (on); region normalizer on; region splits " \
+           "on, merges on; 0 splits, 1 merges, 0 moves." in html
     _, html = _get(ui.url + "table.jsp?name=t")
     assert f'region.jsp?name={enc}"' in html and a.encoded_name not in html
     _, html = _get(ui.url + f"region.jsp?name={enc}")
@@ -238,6 +238,9 @@ def test_the_pages_follow_merges_and_moves(served):
     cluster.admin.major_compact(merged)
     _, html = _get(ui.url + f"region.jsp?name={enc}")
     assert "Merged from" not in html
+    cluster.admin.merge_switch(False)
+    _, html = _get(ui.url + "master-status")
+    assert "region splits on, merges off;" in html
 
 
 def test_snapshot_pages_list_files_shared_and_archived(served):
