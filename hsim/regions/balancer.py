@@ -19,7 +19,6 @@ step bound stops it.
 
 from __future__ import annotations
 
-import functools
 import math
 import random
 from dataclasses import dataclass, field
@@ -58,27 +57,46 @@ def scale(lo: float, hi: float, value: float) -> float:
     return max(0.0, min(1.0, (value - lo) / (hi - lo)))
 
 
+class Spread:
+    """One DoubleArrayCost kept current as the walk moves regions: a move keeps the total, so
+    the min and max skew are fixed for the walk, and the squared distances from the mean
+    follow from the sum of squares, updated per move (HBase updates its costs per action too,
+    CostFunction.postAction)."""
+
+    __slots__ = ("values", "n", "total", "sumsq", "lo", "hi")
+
+    def __init__(self, values: list):
+        self.values = list(values)
+        self.n = n = len(values)
+        self.total = total = sum(values)
+        self.sumsq = sum(v * v for v in values)
+        self.lo = self.hi = 0.0
+        if n:
+            mean = total / n
+            if n > total:
+                lo = (n - total) * mean * mean + (1 - mean) * (1 - mean) * total
+            else:
+                high = int(total - math.floor(mean) * n)
+                lo = high * (math.ceil(mean) - mean) ** 2 + \
+                    (n - high) * (mean - math.floor(mean)) ** 2
+            self.lo = math.sqrt(lo)
+            self.hi = math.sqrt((total - mean) * (total - mean) + (n - 1) * mean * mean)
+
+    def add(self, i: int, d: float) -> None:
+        v = self.values[i]
+        self.sumsq += d * (2 * v + d)
+        self.values[i] = v + d
+
+    def cost(self) -> float:
+        if not self.n:
+            return 0.0
+        var = self.sumsq - self.total * self.total / self.n
+        return scale(self.lo, self.hi, math.sqrt(var) if var > 0 else 0.0)
+
+
 def array_cost(stats: list) -> float:
     """DoubleArrayCost.computeCost: the spread of `stats` scaled between its min and max skew."""
-    n = len(stats)
-    if not n:
-        return 0.0
-    total = sum(stats)
-    mean = total / n
-    cost = math.sqrt(sum((mean - s) * (mean - s) for s in stats))
-    if n > total:
-        lo = (n - total) * mean * mean + (1 - mean) * (1 - mean) * total
-    else:
-        high = int(total - math.floor(mean) * n)
-        lo = high * (math.ceil(mean) - mean) ** 2 + (n - high) * (mean - math.floor(mean)) ** 2
-    hi = math.sqrt((total - mean) * (total - mean) + (n - 1) * mean * mean)
-    return scale(math.sqrt(lo), hi, cost)
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def count_cost(counts: tuple) -> float:
-    """array_cost of whole counts (regions per server), which the walk meets again and again."""
-    return array_cost(counts)
+    return Spread(stats).cost()
 
 
 def region_figure(loads: list, how: str, i: int) -> float:
@@ -111,60 +129,64 @@ class ClusterState:
         n = len(self.servers)
         self.per_server = [[] for _ in range(n)]
         self.slot = [0] * len(assignment)  # region index -> its place in per_server
-        self.table_counts = [[0] * n for _ in range(self.num_tables)]
-        self.sums = [[0.0] * n for _ in LOAD_FUNCTIONS]
+        table_counts = [[0] * n for _ in range(self.num_tables)]
+        sums = [[0.0] * n for _ in LOAD_FUNCTIONS]
         self.moved = 0
         for r, s in enumerate(assignment):
-            self._add(r, s)
-        self.table_costs = [count_cost(tuple(t)) for t in self.table_counts]
+            self.slot[r] = len(self.per_server[s])
+            self.per_server[s].append(r)
+            table_counts[self.table_of[r]][s] += 1
+            for k in self.live:
+                sums[k][s] += self.figures[r][k]
+        self.counts = Spread([len(p) for p in self.per_server])
+        self.tables = [Spread(t) for t in table_counts]
+        self.table_costs = [t.cost() for t in self.tables]
+        self.loads = [(k, Spread(sums[k])) for k in self.live]
+        max_moves = max(int(len(self.regions) * MAX_MOVE_PERCENT), MAX_MOVES)
+        self.max_moves, self.move_range = max_moves, min(len(self.regions), max_moves)
 
-    def _add(self, r: int, s: int) -> None:
-        self.slot[r] = len(self.per_server[s])
-        self.per_server[s].append(r)
-        self.table_counts[self.table_of[r]][s] += 1
-        for k in self.live:
-            self.sums[k][s] += self.figures[r][k]
-
-    def _remove(self, r: int, s: int) -> None:
-        lst = self.per_server[s]
+    def move(self, r: int, to: int) -> None:
+        frm = self.server_of[r]
+        lst = self.per_server[frm]
         last = lst.pop()
         if last != r:  # the last region takes r's place
             lst[self.slot[r]] = last
             self.slot[last] = self.slot[r]
-        self.table_counts[self.table_of[r]][s] -= 1
-        for k in self.live:
-            self.sums[k][s] -= self.figures[r][k]
-
-    def move(self, r: int, to: int) -> None:
-        frm = self.server_of[r]
-        self._remove(r, frm)
-        self._add(r, to)
+        self.slot[r] = len(self.per_server[to])
+        self.per_server[to].append(r)
         self.server_of[r] = to
         self.moved += (to == self.initial[r]) * -1 + (frm == self.initial[r])
+        self.counts.add(frm, -1)
+        self.counts.add(to, 1)
         t = self.table_of[r]
-        self.table_costs[t] = count_cost(tuple(self.table_counts[t]))
+        table = self.tables[t]
+        table.add(frm, -1)
+        table.add(to, 1)
+        self.table_costs[t] = table.cost()
+        fig = self.figures[r]
+        for k, spread in self.loads:
+            f = fig[k]
+            if f:
+                spread.add(frm, -f)
+                spread.add(to, f)
+
+    def _move_cost(self) -> float:
+        return 1_000_000.0 if self.moved > self.max_moves else \
+            scale(0, self.move_range, self.moved)
 
     def total(self) -> float:
         """total(self.costs()), without the list: what each step of the walk compares."""
-        n_regions = len(self.regions)
-        max_moves = max(int(n_regions * MAX_MOVE_PERCENT), MAX_MOVES)
-        move = 1_000_000.0 if self.moved > max_moves else \
-            scale(0, min(n_regions, max_moves), self.moved)
-        t = (REGION_COUNT * count_cost(tuple(map(len, self.per_server)))
-             + TABLE_SKEW * sum(self.table_costs) + MOVE * move)
-        for k in self.live:
-            t += LOAD_FUNCTIONS[k][1] * array_cost(self.sums[k])
+        t = (REGION_COUNT * self.counts.cost() + TABLE_SKEW * sum(self.table_costs)
+             + MOVE * self._move_cost())
+        for k, spread in self.loads:
+            t += LOAD_FUNCTIONS[k][1] * spread.cost()
         return t
 
     def costs(self) -> list:
         """Each cost function's scaled cost, in the order of `names()`."""
-        n_regions = len(self.regions)
-        max_moves = max(int(n_regions * MAX_MOVE_PERCENT), MAX_MOVES)
-        move = 1_000_000.0 if self.moved > max_moves else \
-            scale(0, min(n_regions, max_moves), self.moved)
-        out = [count_cost(tuple(map(len, self.per_server))), sum(self.table_costs), move]
-        return out + [array_cost(self.sums[k]) if k in self.live else 0.0
-                      for k in range(len(LOAD_FUNCTIONS))]
+        load = dict((k, spread.cost()) for k, spread in self.loads)
+        return [self.counts.cost(), sum(self.table_costs), self._move_cost()] + \
+            [load.get(k, 0.0) for k in range(len(LOAD_FUNCTIONS))]
 
 
 def names() -> list:
@@ -220,7 +242,7 @@ def _next_action(cs: ClusterState, rng: random.Random, load_w: float, random_w: 
         rng.random() < 0.5
     n = len(cs.servers)
     if pick_load:  # LoadCandidateGenerator: most loaded server gives to the least loaded
-        counts = [len(p) for p in cs.per_server]
+        counts = cs.counts.values
         this = max(range(n), key=lambda s: (counts[s], -s))
         other = min(range(n), key=lambda s: (counts[s], s))
         if this == other:
