@@ -42,8 +42,8 @@ from hsim.storage.disk_files import (TableOnDisk, merge_parents, read_file, regi
                                      wal_order)
 from hsim.storage.dir_lock import LOCK_FILE, DirLock
 from hsim.storage.procedure_store import ProcedureStore
-from hsim.storage.layout import family_dir_name, table_dir, wal_dir, write_atomic
-from hsim.storage.wal_writer import WALWriter
+from hsim.storage.layout import desc_token, family_dir_name, table_dir, wal_dir, write_atomic
+from hsim.storage.wal_writer import WALWriter, archive_wal_dir, replay_unflushed
 
 
 log = logging.getLogger("hsim.storage")
@@ -203,7 +203,7 @@ class DataDir:
         corrupt = {p for p, d in self.wal_damage if d.kind == "corrupt"}
         try:
             for d in self.old_wal_dirs:
-                _archive_wal_dir(self.root, d, corrupt)
+                archive_wal_dir(self.root, d, corrupt)
         except OSError as e:  # their edits are in store files now: replaying again is harmless
             log.warning("old WALs of %s not all archived, the next open replays them again: %s",
                         self.root, e)
@@ -348,7 +348,7 @@ class DataDir:
         live = {srv.name for srv in master.servers}
         for name in list(self._servers):
             if name not in live:  # aborted: its WALs were split and their edits flushed
-                if not _replay_unflushed(master, self._servers[name]):
+                if not replay_unflushed(master, self._servers[name]):
                     self._move_archived(name, everything=True)
             else:
                 self._move_archived(name)
@@ -369,7 +369,7 @@ class DataDir:
         if everything:
             for (srv, name) in [k for k in self._wals if k[0] == server]:
                 self._archive_wal(srv, name)
-            _archive_wal_dir(self.root, wal_dir(self.root, server))
+            archive_wal_dir(self.root, wal_dir(self.root, server))
             del self._servers[server], self._archived[server]
 
     def _archive_wal(self, server: str, name: str) -> None:
@@ -493,33 +493,3 @@ class DataDir:
             os.close(st[0])
         self._wals = {}
 
-
-def _replay_unflushed(master, wal) -> bool:
-    """Whether an aborted server's WAL still holds edits its regions' new servers have not
-    flushed (a replay whose flush the disk refused): then its files stay until they are."""
-    regions = {r.encoded_name: r for st in master.tables.values() for r in st.locator.regions}
-
-    def lowest(encoded: str) -> int:
-        r = regions.get(encoded)
-        return r.lowest_unflushed_seq() if r is not None else 1 << 63
-
-    return any(not wal.archivable(f, lowest) for f in wal.files)
-
-
-def desc_token(st) -> tuple:
-    d = st.descriptor
-    return (st.enabled, st.state_time, tuple(d.families.items()),
-            tuple(v for k, v in vars(d).items() if k != "families"))
-
-
-def _archive_wal_dir(root: str, d: str, corrupt: set = frozenset()) -> None:
-    """Move a server's WAL files to oldWALs/, the `corrupt` ones to corrupt/ (WALSplitter's
-    archiveLogs), and remove its directory."""
-    if not os.path.isdir(d):
-        return
-    for name in os.listdir(d):
-        src = os.path.join(d, name)
-        dest = os.path.join(root, "corrupt" if src in corrupt else "oldWALs")
-        os.makedirs(dest, exist_ok=True)
-        os.replace(src, os.path.join(dest, name))
-    os.rmdir(d)

@@ -126,3 +126,9 @@ def store_file_bytes(sf, homes: dict) -> bytes:
     if sf.name != sf.reader.name:
         return b""
     return sf.reader.data
+
+
+def desc_token(st) -> tuple:
+    d = st.descriptor
+    return (st.enabled, st.state_time, tuple(d.families.items()),
+            tuple(v for k, v in vars(d).items() if k != "families"))

@@ -178,12 +178,10 @@ def _write_region(dd, tdir: str, region, with_files: bool = False) -> None:
 
 
 def _write_descriptor(dd, tdir: str, st) -> None:
-    from hsim.storage.data_dir import desc_token
-
     write_atomic(os.path.join(tdir, ".tabledesc", layout.TABLEINFO),
                  layout.encode_descriptor(st.descriptor, st.enabled, st.state_time,
                                           st.split_keys))
-    dd._tables[tdir] = desc_token(st)
+    dd._tables[tdir] = layout.desc_token(st)
 
 
 def _mark_split(rdir: str) -> None:
