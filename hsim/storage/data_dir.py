@@ -212,6 +212,7 @@ class DataDir:
         master.log_cleaner.adopt(sorted(os.listdir(old)) if os.path.isdir(old) else [],
                                  master.clock.now())
         shutil.rmtree(os.path.join(self.root, ".tmp"), ignore_errors=True)
+        shutil.rmtree(snapshots.working_dir(self.root), ignore_errors=True)  # a crash's
 
     def _restore(self, master) -> None:
         from hsim.regions.master import TableState
@@ -435,7 +436,8 @@ class DataDir:
             rdir = os.path.dirname(os.path.dirname(path))
             if rdir in keep_parents:
                 continue
-            self.archive.retire(path, files.pop(path), self.held())  # compacted away
+            self.archive.retire(path, files[path], self.held())  # compacted away
+            del files[path]  # only once it is gone: a refused removal is tried again
         for rdir in [d for d in self._regions if d not in regions]:
             if rdir in keep_parents:
                 if self._regions[rdir] != "split":  # RegionInfo's split flag: offline parent

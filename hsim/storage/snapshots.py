@@ -36,10 +36,14 @@ def snapshot_dir(root: str, name: str) -> str:
     return os.path.join(root, SNAPSHOT_DIR, name)
 
 
+def working_dir(root: str) -> str:
+    return os.path.join(root, SNAPSHOT_DIR, SNAPSHOT_TMP_DIR_NAME)
+
+
 def write(root: str, snap, homes: dict) -> None:
     """Write `snap` in its working directory, then rename it into place. `homes`: HFile
     reader -> home (hsim.storage.archive.Archive.homes)."""
-    work = os.path.join(root, SNAPSHOT_DIR, SNAPSHOT_TMP_DIR_NAME, snap.name)
+    work = os.path.join(working_dir(root), snap.name)
     shutil.rmtree(work, ignore_errors=True)
     tmp = os.path.join(root, ".tmp")  # the data directory's own (emptied at each open)
     info = {"name": snap.name, "table": snap.table, "creation_time": snap.creation_time,
@@ -75,14 +79,16 @@ def remove(root: str, name: str) -> None:
 
 def load(root: str, archive, config) -> dict:
     """Every completed snapshot (name -> SnapshotDescription, its files opened through
-    `archive`); a working directory a crash left is removed."""
+    `archive`); a working directory a crash left is ignored (the open removes it once it has
+    succeeded)."""
     from hsim.engine.store_file import StoreFile
     from hsim.regions.snapshot import SnapshotDescription
 
     top = os.path.join(root, SNAPSHOT_DIR)
-    shutil.rmtree(os.path.join(top, SNAPSHOT_TMP_DIR_NAME), ignore_errors=True)
     out = {}
     for name in sorted(os.listdir(top)) if os.path.isdir(top) else []:
+        if name == SNAPSHOT_TMP_DIR_NAME:
+            continue
         d = os.path.join(top, name)
         try:
             info = layout.decode_json(read_file(os.path.join(d, SNAPSHOTINFO_FILE)))

@@ -143,6 +143,6 @@ class SnapshotMachine(RuleBasedStateMachine):
 
 
 SnapshotMachine.TestCase.settings = settings(
-    max_examples=15, stateful_step_count=15, derandomize=True, deadline=None,
+    max_examples=12, stateful_step_count=15, derandomize=True, deadline=None,
     suppress_health_check=[HealthCheck.too_slow])
 test_snapshots_against_a_model = SnapshotMachine.TestCase

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
+import signal
+import subprocess
+import sys
 
 import pytest
 
@@ -16,6 +20,7 @@ from hsim.errors import DeserializationError
 
 from . import crash_steps as cs
 from .disk import crash
+from .disk import snapshot as disk_snapshot
 
 ROWS = [b"r%03d" % i for i in range(60)]
 LINK = re.compile(r"^t=[0-9a-f]{32}-[0-9a-f]{32}$")
@@ -192,8 +197,16 @@ def test_a_snapshot_whose_file_is_gone_is_refused_at_open(tmp_path):
     c.close()
     for p in _archived(tmp_path):
         os.remove(tmp_path / "archive" / "data" / "default" / "t" / p)
+    half = tmp_path / ".hbase-snapshot" / ".tmp" / "half"  # a crash's working directory
+    os.makedirs(half)
+    (half / ".snapshotinfo").write_bytes(b"{}")
+    before = disk_snapshot(tmp_path)
     with pytest.raises(DeserializationError, match="neither under data/ nor under archive"):
         _open(tmp_path)
+    assert disk_snapshot(tmp_path) == before  # refused, and nothing changed
+    shutil.rmtree(tmp_path / ".hbase-snapshot" / "s1")
+    _open(tmp_path).close()  # the snapshot gone, the directory opens: the working dir goes
+    assert not half.exists()
 
 
 OPS = ("snapshot", "clone", "restore", "delete_snapshot")
@@ -281,3 +294,30 @@ def test_a_crash_at_every_step(tmp_path, op):
 
 def _killed():
     raise cs.Killed
+
+
+CHILD = """
+import os, signal, sys
+from tests.storage.test_snapshot_persistence import _fill, _setup
+c, want = _setup(sys.argv[1])
+c.admin.clone_snapshot("s1", "c1")
+_fill(c, "t", b"b")
+c.admin.major_compact("t")
+c.table("c1").put(b"r000", {b"f:q": b"only in the WAL"})
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_a_real_sigkill_keeps_snapshot_clone_and_archive(tmp_path):
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    r = subprocess.run([sys.executable, "-c", CHILD, str(tmp_path)], cwd=root,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == -signal.SIGKILL, r.stderr
+    c = _open(tmp_path)
+    assert [s.name for s in c.admin.list_snapshots()] == ["s1"]
+    assert {v for *_k, v in _cells(c, "t")} == {b"b" + r for r in ROWS} | {b"b"}
+    c.admin.clone_snapshot("s1", "c2")  # s1 as taken, from its archived files
+    got, snap = _cells(c, "c1"), _cells(c, "c2")
+    assert got[0][3] == b"only in the WAL" and got[1:] == snap[1:] and snap[0][3] == b"ar000"
+    assert len(_archived(tmp_path)) == 2
+    c.close()
