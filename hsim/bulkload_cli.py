@@ -13,8 +13,9 @@ from hsim.errors import HsimError
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="hsim bulkload",
-        description="Move the HFiles under DIR/<family>/ into TABLE's stores (no WAL, no "
-                    "MemStore); files spanning a region boundary are split first.")
+        description="Move the HFiles under DIR/<family>/ into TABLE's stores (no WAL edit but "
+                    "a BULK_LOAD marker, no MemStore); files spanning a region boundary are "
+                    "split first.")
     ap.add_argument("dir", metavar="DIR", help="the directory of family subdirectories")
     ap.add_argument("table", metavar="TABLE", help="the table to load into")
     ap.add_argument("--data-dir", metavar="PATH", required=True,

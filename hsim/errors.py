@@ -263,10 +263,3 @@ class SnapshotNotFoundError(DoNotRetryError):
     """No snapshot of that name."""
 
     hbase_exception = "org.apache.hadoop.hbase.snapshot.SnapshotDoesNotExistException"
-
-
-class SnapshotNotPersistedError(DoNotRetryError):
-    """A snapshot asked of a cluster with a data directory: hsim keeps snapshots in memory
-    only, and refuses rather than lose one at the next restart."""
-
-    hbase_exception = "org.apache.hadoop.hbase.snapshot.SnapshotCreationException"

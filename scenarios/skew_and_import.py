@@ -163,7 +163,8 @@ def _import(ctx, variant, p):
 
 
 def _bulk_import(ctx, keys, p, size):
-    """HFileOutputFormat2 + completebulkload: one file per region, no MemStore, no WAL."""
+    """HFileOutputFormat2 + completebulkload: one file per region, no MemStore, no WAL edit
+    (a BULK_LOAD marker per region)."""
     step = len(keys) // p["regions"]
     splits = sorted(keys)[step::step][:p["regions"] - 1]
     ctx.admin.create_table("import", ["d"], max_filesize=size, split_keys=splits)

@@ -9,8 +9,7 @@ from dataclasses import asdict, dataclass, field
 from hsim.client import validation as v
 from hsim.client.admin_lifecycle import AdminLifecycle
 from hsim.errors import (ConstraintError, InvalidArgumentError, NamespaceExistError,
-                         NamespaceNotFoundError, NoSuchColumnFamilyError,
-                         SnapshotNotPersistedError)
+                         NamespaceNotFoundError, NoSuchColumnFamilyError)
 from hsim.metrics import printable_keys
 from hsim.regions import meta
 from hsim.schema import ColumnFamily, TableDescriptor, validate_family_name
@@ -381,13 +380,10 @@ class Admin(AdminLifecycle):
 
     # --- snapshots (docs/bulk-load.md, "Snapshots") ---------------------------------------------
     def _snapshots(self):
-        """hsim.regions.snapshot, on a cluster without a data directory (held in memory)."""
+        """hsim.regions.snapshot (with a data directory, hsim.storage writes them to
+        .hbase-snapshot/ at the request's checkpoint)."""
         from hsim.regions import snapshot
 
-        if self.cluster.data_dir is not None:
-            raise SnapshotNotPersistedError(
-                "snapshots are kept in memory only: hsim refuses them on a cluster with a data "
-                "directory")
         return snapshot
 
     def snapshot(self, name: str, table: str | bytes) -> None:

@@ -85,6 +85,6 @@ def bulk_load(master, table: str, directory: str, now: int) -> int:
     for region, group in groups.items():
         region_bulk_load.check(region, group)
     prepared = [region_bulk_load.prepare(region, group, now) for region, group in groups.items()]
-    for pairs in prepared:
-        region_bulk_load.commit(pairs)
+    for region, pairs in zip(groups, prepared):
+        region_bulk_load.commit(region, pairs, now)
     return sum(len(p) for p in prepared)

@@ -9,17 +9,22 @@ is renamed `<name>_SeqId_<id>_` (HStore.bulkLoadHFile), the name a restart reads
 into several regions prepares all of them first, so a refused write leaves every store as
 it was. A recorded request log counts the files' bytes as the region's server writing them
 (a copy; HBase renames a file whose staging directory shares the store's file system, which
-costs less). (HBase also writes a BULK_LOAD marker to the WAL for replication; hsim does not
-model replication and writes none.)
+costs less). Once the stores have the files, the region writes HBase's BULK_LOAD marker to its
+server's WAL and syncs it (hsim.regions.wal_markers): the only WAL bytes of a load.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 
 from hsim.engine.hfile_reader import HFileReader
 from hsim.engine.store_file import StoreFile
-from hsim.errors import DiskIOError, WrongRegionError
+from hsim.durability import Durability
+from hsim.errors import DamagedWALError, DiskIOError, WrongRegionError
+from hsim.regions.wal_markers import bulk_load_event
+
+log = logging.getLogger("hsim.bulk")
 
 
 def check(region, files: list) -> None:
@@ -66,8 +71,24 @@ def prepare(region, files: list, now: int) -> list:
     return out
 
 
-def commit(pairs: list) -> None:
+def commit(region, pairs: list, now: int) -> None:
     """Add the prepared files to their stores (the readers of open scanners keep the files
-    they had, as HBase's do until they are reopened)."""
+    they had, as HBase's do until they are reopened), then write the BULK_LOAD marker
+    (HRegion.bulkLoadHFiles: WALUtil.writeBulkLoadMarkerAndSync, under a new sequence id)."""
     for store, sf in pairs:
         store.bulk_load_file(sf)
+    if not pairs or region.server is None:
+        return
+    files: dict = {}
+    for store, sf in pairs:
+        files.setdefault(store.name, []).append((sf.name, sf.size))
+    load_seq = pairs[0][1].max_seq_id
+    region.seq_id += 1
+    marker = bulk_load_event(region, files, load_seq, region.seq_id, now)
+    try:
+        region.server.wal.append(region.encoded_name, region.seq_id, now, [marker],
+                                 int(Durability.SYNC_WAL))
+    except DamagedWALError as e:  # the files are in the stores and on disk already; HBase
+        # aborts the server here, hsim keeps serving them and says so
+        log.warning("bulk load into %s: the BULK_LOAD marker was not written: %s",
+                    region.name, e.message)

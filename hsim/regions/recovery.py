@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from hsim.engine.memstore import MemStore
+from hsim.regions.wal_markers import is_meta
 
 
 @dataclass
@@ -83,6 +84,8 @@ def replay(region, cells: list, now: int, background: bool = False) -> int:
                for f, s in region.stores.items()}  # each store's newest edit on disk
     replayed = 0
     for c in cells:
+        if is_meta(c):
+            continue  # a marker (a bulk load's), not an edit: WALSplitter skips it
         store = region.stores.get(c[1])
         if store is None or -c[5] <= flushed[c[1]]:
             continue  # already in a store file (or the family is gone)

@@ -7,8 +7,8 @@ are: the same HFile readers, so a compaction or a drop of the table that would d
 leaves it to the snapshot (HBase moves it to archive/). A clone is a new table whose stores
 hold links to those files (HFileLink, named `<table>=<region>-<hfile>`); its first compaction
 writes its own files. A restore puts the snapshot's regions and files back into a disabled
-table. Snapshots live in the cluster's memory: a data directory refuses them (see
-docs/bulk-load.md, "Snapshots").
+table. With a data directory, hsim.storage writes each snapshot to .hbase-snapshot/ and keeps
+in archive/ the files it holds that a table let go (docs/bulk-load.md, "Snapshots").
 """
 
 from __future__ import annotations
@@ -78,9 +78,11 @@ def get(master, name: str) -> SnapshotDescription:
 
 def _links(snap: SnapshotDescription, region: str, files: list) -> list:
     """HFileLinks to a snapshot's files of `region`: the same reader (and reference bounds),
-    named `<table>=<region>-<hfile>` as HFileLink.createHFileLinkName names them."""
+    named `<table>=<region>-<hfile>` as HFileLink.createHFileLinkName names them (a file that
+    is a link already keeps its name: HFileLink.createPath)."""
     table = snap.table.replace(":", "=")
-    return [StoreFile(sf.reader, lo=sf.lo, hi=sf.hi, name=f"{table}={region}-{sf.name}")
+    return [StoreFile(sf.reader, lo=sf.lo, hi=sf.hi,
+                      name=sf.name if "=" in sf.name else f"{table}={region}-{sf.name}")
             for sf in files]
 
 

@@ -35,13 +35,15 @@ from hsim.errors import (
     TableInfoMissingError,
 )
 from hsim.regions.wal_codec import MAGIC, read_wal_file
-from hsim.storage import fs, layout, procedures, region_chain
-from hsim.storage.disk_files import (TableOnDisk, merge_parents, open_hfile, read_file,
-                                     reference, regioninfo, wal_order)
+from hsim.storage import fs, layout, procedures, region_chain, snapshots
+from hsim.storage.archive import Archive, is_hfile_name
+from hsim.engine.store_file import StoreFile
+from hsim.storage.disk_files import (TableOnDisk, merge_parents, read_file, regioninfo,
+                                     wal_order)
 from hsim.storage.dir_lock import LOCK_FILE, DirLock
 from hsim.storage.procedure_store import ProcedureStore
-from hsim.storage.layout import family_dir_name, table_dir, wal_dir, write_atomic
-from hsim.storage.wal_writer import WALWriter
+from hsim.storage.layout import desc_token, family_dir_name, table_dir, wal_dir, write_atomic
+from hsim.storage.wal_writer import WALWriter, archive_wal_dir, replay_unflushed
 
 
 log = logging.getLogger("hsim.storage")
@@ -72,6 +74,10 @@ class DataDir:
         self.lock: DirLock | None = None
         self.namespaces: set = set()
         self._fingerprint: list | None = None
+        self.archive = Archive(self.root)  # every store file's home; archive/ and its cleaner
+        self.snapshots: dict = {}  # name -> SnapshotDescription, read at open
+        self._snapshots: dict = {}  # name -> the SnapshotDescription written to disk
+        self._held: set | None = None  # readers a store or snapshot holds (one checkpoint)
 
     # --- open ----------------------------------------------------------------------------------
     def load(self, config) -> None:
@@ -103,10 +109,13 @@ class DataDir:
         # a crash mid-DDL or mid-split: finish or undo it before any table is read
         self.repaired = procedures.recover(root, self.procedures.load())
         data = os.path.join(root, "data")
+        self.archive.scan()
         for ns in sorted(os.listdir(data)) if os.path.isdir(data) else []:
             self.namespaces.add(ns)  # a namespace is its directory (even with no table)
             for name in sorted(os.listdir(os.path.join(data, ns))):
                 self.tables.append(self._load_table(os.path.join(data, ns, name), config))
+        self.snapshots = snapshots.load(root, self.archive, config)
+        self.max_time = max(self.max_time, self.archive.max_time)
         wals = os.path.join(root, "WALs")
         for server in sorted(os.listdir(wals)) if os.path.isdir(wals) else []:
             d = os.path.join(wals, server)
@@ -143,40 +152,37 @@ class DataDir:
             raise TableInfoMissingError(f"unreadable table descriptor {info}: {e}") from None
         self.max_time = max(self.max_time, t.state_time)
         self._tables[tdir] = None
-        parents: dict[str, dict] = {}
+        pointers = []  # (files of a region's family, path): links and references, read last
         for enc in sorted(os.listdir(tdir)):
             if enc.startswith("."):
                 continue
             rdir = os.path.join(tdir, enc)
             ri = regioninfo(rdir)
+            self._regions[rdir] = "split" if ri.get("split") else "live"
+            if ri.get("split"):
+                continue  # a retired parent: its files are read when a reference reads them
             files = {}
             for fam, cf in t.desc.families.items():
                 fdir = os.path.join(rdir, family_dir_name(fam))
-                hfiles = {}
+                files[fam] = []
                 for name in sorted(os.listdir(fdir)) if os.path.isdir(fdir) else []:
-                    if "." not in name:
-                        hfiles[name] = open_hfile(os.path.join(fdir, name), cf, config)
-                        self.max_time = max(self.max_time, hfiles[name].create_time)
-                files[fam] = hfiles
-            parents[enc] = files
-            self._regions[rdir] = "split" if ri.get("split") else "live"
-            if not ri.get("split"):
-                t.regions.append(({**ri, "dir": enc}, files))
+                    path = os.path.join(fdir, name)
+                    if is_hfile_name(name):
+                        home = self._home(path)
+                        files[fam].append(StoreFile(self.archive.open(home, cf, config)))
+                        self._files[path] = files[fam][-1]
+                    else:
+                        pointers.append((files[fam], path, cf))
+            t.regions.append(({**ri, "dir": enc}, files))
         region_chain.check(t.desc.name, [ri for ri, _ in t.regions])
-        for ri, files in t.regions:
-            rdir = os.path.join(tdir, ri["encoded_name"])
-            for fam in t.desc.families:
-                fdir = os.path.join(rdir, family_dir_name(fam))
-                refs = [n for n in sorted(os.listdir(fdir)) if "." in n] \
-                    if os.path.isdir(fdir) else []
-                sfs = [reference(os.path.join(fdir, n), n, fam, parents) for n in refs]
-                sfs += files[fam].values()
-                for sf in sfs:
-                    path = os.path.join(fdir, sf.name if sf.is_reference else sf.reader.name)
-                    self._files[path] = sf
-                files[fam] = sfs
+        for sfs, path, cf in pointers:
+            sfs.append(self.archive.pointer(path, t.desc.name, cf, config))
+            self._files[path] = sfs[-1]
         t.regions.sort(key=lambda x: x[0]["start_key"])
         return t
+
+    def _home(self, path: str) -> str:
+        return os.path.relpath(path, os.path.join(self.root, "data")).replace(os.sep, "/")
 
     def restore(self, master) -> None:
         """Put the loaded tables into `master`, replay the old WALs' edits newer than each
@@ -197,7 +203,7 @@ class DataDir:
         corrupt = {p for p, d in self.wal_damage if d.kind == "corrupt"}
         try:
             for d in self.old_wal_dirs:
-                _archive_wal_dir(self.root, d, corrupt)
+                archive_wal_dir(self.root, d, corrupt)
         except OSError as e:  # their edits are in store files now: replaying again is harmless
             log.warning("old WALs of %s not all archived, the next open replays them again: %s",
                         self.root, e)
@@ -206,6 +212,7 @@ class DataDir:
         master.log_cleaner.adopt(sorted(os.listdir(old)) if os.path.isdir(old) else [],
                                  master.clock.now())
         shutil.rmtree(os.path.join(self.root, ".tmp"), ignore_errors=True)
+        shutil.rmtree(snapshots.working_dir(self.root), ignore_errors=True)  # a crash's
 
     def _restore(self, master) -> None:
         from hsim.regions.master import TableState
@@ -244,7 +251,9 @@ class DataDir:
                 cells = self.wal_cells.get(r.encoded_name)
                 if cells:
                     replay(r, cells, now)
-        self.tables, self.wal_cells = [], {}
+        master.snapshots.update(self.snapshots)
+        self._snapshots = dict(self.snapshots)
+        self.tables, self.wal_cells, self.snapshots = [], {}, {}
         os.makedirs(os.path.join(self.root, "data"), exist_ok=True)
         vfile = os.path.join(self.root, layout.VERSION_FILE)
         if not os.path.exists(vfile):
@@ -281,7 +290,34 @@ class DataDir:
             return
         path = os.path.join(rdir, family_dir_name(family), sf.reader.name)
         fs.write_file(path, sf.reader.data, os.path.join(tdir, ".tmp"))
+        self.placed(path, sf)
+
+    def placed(self, path: str, sf) -> None:
+        """`sf` is on disk at `path` (its bytes, a link or a reference)."""
         self._files[path] = sf
+        if not sf.is_reference and os.path.basename(path) == sf.reader.name:
+            self.archive.place(path, sf.reader)
+
+    def held(self) -> set:
+        """The HFile readers some store or snapshot reads (HFileCleaner's question), this
+        checkpoint."""
+        if self._held is None:
+            master, held = self._master, set()
+            for st in master.tables.values():
+                for r in st.locator.regions:
+                    for s in r.stores.values():
+                        held.update(sf.reader for sf in s.files)
+            for snap in master.snapshots.values():
+                for _s, _e, _n, fams in snap.regions:
+                    for sfs in fams.values():
+                        held.update(sf.reader for sf in sfs)
+            self._held = held
+        return self._held
+
+    def retire_dir(self, path: str) -> None:
+        """Remove a region's or a table's directory, its files someone reads archived first."""
+        self.archive.archive_dir(path, self.held())
+        procedures.remove_dir(self.root, path)
 
     def checkpoint(self, master) -> None:
         """Bring the directory up to the cluster's state (see the module docstring's order).
@@ -302,13 +338,18 @@ class DataDir:
         for srv in master.servers:
             if srv.name not in self._servers:
                 self._track(srv)
+        self._master, self._held = master, None
+        for name, snap in master.snapshots.items():  # before any file it holds may go
+            if self._snapshots.get(name) is not snap:
+                snapshots.write(self.root, snap, self.archive.homes)
+                self._snapshots[name] = snap
         if master.procedures:
             procedures.run(self, master)
         self._sync_stores(master)
         live = {srv.name for srv in master.servers}
         for name in list(self._servers):
             if name not in live:  # aborted: its WALs were split and their edits flushed
-                if not _replay_unflushed(master, self._servers[name]):
+                if not replay_unflushed(master, self._servers[name]):
                     self._move_archived(name, everything=True)
             else:
                 self._move_archived(name)
@@ -329,7 +370,7 @@ class DataDir:
         if everything:
             for (srv, name) in [k for k in self._wals if k[0] == server]:
                 self._archive_wal(srv, name)
-            _archive_wal_dir(self.root, wal_dir(self.root, server))
+            archive_wal_dir(self.root, wal_dir(self.root, server))
             del self._servers[server], self._archived[server]
 
     def _archive_wal(self, server: str, name: str) -> None:
@@ -348,6 +389,7 @@ class DataDir:
         fp = [(desc_token(st), [(s.files, len(s.files)) for r in st.locator.regions
                                  for s in r.stores.values()]) for st in master.tables.values()]
         fp.append(frozenset(master.namespaces))
+        fp.append([(name, id(snap)) for name, snap in master.snapshots.items()])
         if fp == self._fingerprint:
             return
         data = os.path.join(self.root, "data")
@@ -372,9 +414,7 @@ class DataDir:
                         if sf.is_reference:
                             parent = sf.name.rsplit(".", 1)[1]
                             keep_parents.add(os.path.join(tdir, parent))
-                            wanted[os.path.join(fdir, sf.name)] = sf
-                        else:
-                            wanted[os.path.join(fdir, sf.reader.name)] = sf
+                        wanted[os.path.join(fdir, sf.name)] = sf  # an HFile, link or reference
         for tdir, st in tables.items():
             token = desc_token(st)
             if self._tables.get(tdir) != token:
@@ -389,20 +429,15 @@ class DataDir:
         files = self._files
         for path, sf in wanted.items():
             if files.get(path) is not sf:
-                if sf.is_reference:
-                    data = layout.encode_reference(sf, sf.name.rsplit(".", 1)[1])
-                else:
-                    data = sf.reader.data
                 if path not in files:
-                    write_atomic(path, data)
-                files[path] = sf
+                    write_atomic(path, layout.store_file_bytes(sf, self.archive.homes))
+                self.placed(path, sf)
         for path in [p for p in files if p not in wanted]:
             rdir = os.path.dirname(os.path.dirname(path))
             if rdir in keep_parents:
                 continue
-            del files[path]
-            if os.path.exists(path):
-                os.remove(path)  # compacted away (HBase archives, then its cleaner deletes)
+            self.archive.retire(path, files[path], self.held())  # compacted away
+            del files[path]  # only once it is gone: a refused removal is tried again
         for rdir in [d for d in self._regions if d not in regions]:
             if rdir in keep_parents:
                 if self._regions[rdir] != "split":  # RegionInfo's split flag: offline parent
@@ -412,10 +447,14 @@ class DataDir:
                     self._regions[rdir] = "split"
                 continue
             del self._regions[rdir]
-            procedures.remove_dir(self.root, rdir)  # CatalogJanitor: a parent no one refers to
+            self.retire_dir(rdir)  # CatalogJanitor: a parent no one refers to
         for tdir in [d for d in self._tables if d not in tables]:
             del self._tables[tdir]
-            procedures.remove_dir(self.root, tdir)  # a deleted table
+            self.retire_dir(tdir)  # a deleted table
+        for name in [n for n in self._snapshots if n not in master.snapshots]:
+            snapshots.remove(self.root, name)  # deleted: its files go with the cleaner
+            del self._snapshots[name]
+        self.archive.clean(self.held())
         self._fingerprint = fp  # only once all of it is on disk
 
     # --- close ---------------------------------------------------------------------------------
@@ -456,33 +495,3 @@ class DataDir:
             os.close(st[0])
         self._wals = {}
 
-
-def _replay_unflushed(master, wal) -> bool:
-    """Whether an aborted server's WAL still holds edits its regions' new servers have not
-    flushed (a replay whose flush the disk refused): then its files stay until they are."""
-    regions = {r.encoded_name: r for st in master.tables.values() for r in st.locator.regions}
-
-    def lowest(encoded: str) -> int:
-        r = regions.get(encoded)
-        return r.lowest_unflushed_seq() if r is not None else 1 << 63
-
-    return any(not wal.archivable(f, lowest) for f in wal.files)
-
-
-def desc_token(st) -> tuple:
-    d = st.descriptor
-    return (st.enabled, st.state_time, tuple(d.families.items()),
-            tuple(v for k, v in vars(d).items() if k != "families"))
-
-
-def _archive_wal_dir(root: str, d: str, corrupt: set = frozenset()) -> None:
-    """Move a server's WAL files to oldWALs/, the `corrupt` ones to corrupt/ (WALSplitter's
-    archiveLogs), and remove its directory."""
-    if not os.path.isdir(d):
-        return
-    for name in os.listdir(d):
-        src = os.path.join(d, name)
-        dest = os.path.join(root, "corrupt" if src in corrupt else "oldWALs")
-        os.makedirs(dest, exist_ok=True)
-        os.replace(src, os.path.join(dest, name))
-    os.rmdir(d)

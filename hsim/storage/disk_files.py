@@ -55,16 +55,6 @@ def open_hfile(path: str, family, config) -> StoreFile:
         ) from None
 
 
-def reference(path: str, name: str, fam: bytes, parents: dict) -> StoreFile:
-    try:
-        ref = layout.decode_json(read_file(path))
-        reader = parents[ref["parent"]][fam][ref["file"]].reader
-    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as e:
-        raise DeserializationError(f"reference {path} is unreadable or its file is gone: "
-                                   f"{e}") from None
-    return StoreFile(reader, lo=ref["lo"], hi=ref["hi"], name=name)
-
-
 def wal_order(name: str):
     """WAL files in the order they were written: <prefix>.<time>.<n>."""
     parts = name.rsplit(".", 2)

@@ -6,6 +6,10 @@ small metadata files are encoded.
     data/<namespace>/<table>/<encoded region>/.regioninfo       the region's boundaries (JSON)
     data/<namespace>/<table>/<encoded region>/<family>/<hfile>  a store file: real HFile bytes
     data/.../<family>/<hfile>.<parent encoded region>           a split daughter's Reference
+    data/.../<family>/[<ns>=]<table>=<region>-<hfile>           an HFileLink (a clone's)
+    archive/data/<namespace>/<table>/<region>/<family>/<hfile>  a file a snapshot, link or
+                                                   reference still reads (hsim.storage.archive)
+    .hbase-snapshot/<name>/.snapshotinfo, data.manifest         a snapshot (storage.snapshots)
     WALs/<server name>/<wal file>                  a live server's WAL files
     oldWALs/<wal file>                             WAL files no longer needed (archived)
 
@@ -105,6 +109,26 @@ def encode_regioninfo(region) -> bytes:
     return encode_json(info)
 
 
-def encode_reference(sf, parent: str) -> bytes:
-    """Reference (a split daughter's half of its parent's file): the file, and its row range."""
-    return encode_json({"parent": parent, "file": sf.reader.name, "lo": sf.lo, "hi": sf.hi})
+def encode_reference(sf, parent: str, home: str | None = None) -> bytes:
+    """Reference (a split daughter's half of its parent's file): the file, and its row range;
+    `home`, where the file's bytes live (hsim.storage.archive) when known."""
+    ref = {"parent": parent, "file": sf.reader.name, "lo": sf.lo, "hi": sf.hi}
+    if home is not None:
+        ref["home"] = home
+    return encode_json(ref)
+
+
+def store_file_bytes(sf, homes: dict) -> bytes:
+    """What a store's directory holds for `sf`: an HFile's bytes, a Reference, or nothing
+    at all for an HFileLink (its name says what it reads)."""
+    if sf.is_reference:
+        return encode_reference(sf, sf.name.rsplit(".", 1)[1], homes.get(sf.reader))
+    if sf.name != sf.reader.name:
+        return b""
+    return sf.reader.data
+
+
+def desc_token(st) -> tuple:
+    d = st.descriptor
+    return (st.enabled, st.state_time, tuple(d.families.items()),
+            tuple(v for k, v in vars(d).items() if k != "families"))

@@ -25,6 +25,7 @@ import shutil
 import tempfile
 
 from hsim.storage import layout
+from hsim.storage.archive import archive_files
 from hsim.storage.layout import family_dir_name, table_dir, write_atomic
 
 CREATE = ("CREATE_TABLE_PRE_OPERATION", "CREATE_TABLE_WRITE_FS_LAYOUT",
@@ -68,15 +69,22 @@ def run(dd, master) -> None:
         dd.procedures.clear()
 
 
-def _table_data(st, regions) -> dict:
+def _table_data(st, regions, homes: dict | None = None) -> dict:
+    """What a roll-forward needs: descriptor, regions and (a clone's) links and references."""
+    links = [[r.encoded_name, fam.hex(), sf.name,
+              layout.store_file_bytes(sf, homes or {}).decode()]
+             for r in regions for fam, s in r.stores.items() for sf in s.files
+             if sf.name != sf.reader.name]
     return {"table": st.descriptor.name,
             "descriptor": layout.encode_descriptor(st.descriptor, st.enabled, st.state_time,
                                                    st.split_keys).decode(),
-            "regions": [layout.encode_regioninfo(r).decode() for r in regions]}
+            "regions": [layout.encode_regioninfo(r).decode() for r in regions],
+            "links": links}
 
 
 def _create(dd, st, regions) -> None:
-    proc = dd.procedures.start("CreateTable", CREATE[0], _table_data(st, regions))
+    proc = dd.procedures.start("CreateTable", CREATE[0],
+                               _table_data(st, regions, dd.archive.homes))
     _lay_out(dd, proc, st, regions, CREATE[1:])
 
 
@@ -85,7 +93,7 @@ def _lay_out(dd, proc, st, regions, states) -> None:
     store, tdir = dd.procedures, table_dir(dd.root, st.descriptor.name)
     store.update(proc, states[0])
     for r in regions:
-        _write_region(dd, tdir, r)
+        _write_region(dd, tdir, r, with_files=True)  # a clone's links with it
     store.update(proc, states[1])
     _write_descriptor(dd, tdir, st)
     store.update(proc, states[2])
@@ -155,29 +163,25 @@ def _write_region(dd, tdir: str, region, with_files: bool = False) -> None:
         for fam, s in region.stores.items():
             fdir = os.path.join(rdir, family_dir_name(fam))
             for sf in s.files:
-                if sf.is_reference:
-                    parent = sf.name.rsplit(".", 1)[1]
+                if sf.is_reference and sf.reader not in dd.archive.homes:
+                    parent = sf.name.rsplit(".", 1)[1]  # its file, not on disk yet
                     base = os.path.join(tdir, parent, family_dir_name(fam), sf.reader.name)
                     if not os.path.exists(base):
                         write_atomic(base, sf.reader.data)
-                    path = os.path.join(fdir, sf.name)
-                    data = layout.encode_reference(sf, parent)
-                else:
-                    path, data = os.path.join(fdir, sf.reader.name), sf.reader.data
+                    dd.archive.place(base, sf.reader)
+                path = os.path.join(fdir, sf.name)
                 if dd._files.get(path) is not sf:
-                    write_atomic(path, data)
-                    dd._files[path] = sf
+                    write_atomic(path, layout.store_file_bytes(sf, dd.archive.homes))
+                    dd.placed(path, sf)
     write_atomic(os.path.join(rdir, ".regioninfo"), layout.encode_regioninfo(region))
     dd._regions[rdir] = "live"
 
 
 def _write_descriptor(dd, tdir: str, st) -> None:
-    from hsim.storage.data_dir import desc_token
-
     write_atomic(os.path.join(tdir, ".tabledesc", layout.TABLEINFO),
                  layout.encode_descriptor(st.descriptor, st.enabled, st.state_time,
                                           st.split_keys))
-    dd._tables[tdir] = desc_token(st)
+    dd._tables[tdir] = layout.desc_token(st)
 
 
 def _mark_split(rdir: str) -> None:
@@ -196,7 +200,7 @@ def _forget(dd, path: str, whole: bool = False) -> None:
     for books in (dd._regions, dd._files) + ((dd._tables,) if whole else ()):
         for p in [p for p in books if p == path or p.startswith(prefix)]:
             del books[p]
-    remove_dir(dd.root, path)
+    dd.retire_dir(path)  # what a snapshot or a link reads is archived first
 
 
 def remove_dir(root: str, path: str) -> None:
@@ -237,14 +241,20 @@ def recover(root: str, procs: list) -> list:
         elif proc.type == "SplitTableRegion":
             _mark_split(os.path.join(tdir, data["parent"]))
         elif proc.type == "DeleteTable":
+            archive_files(root, tdir)  # all of it: the cleaner deletes what no one reads
             remove_dir(root, tdir)
         else:
             for enc in data.get("old", ()):
+                archive_files(root, os.path.join(tdir, enc))
                 remove_dir(root, os.path.join(tdir, enc))
             for text in data["regions"]:
                 ri = layout.decode_json(text.encode())
                 write_atomic(os.path.join(tdir, ri["encoded_name"], ".regioninfo"),
                              text.encode())
+            for enc, fam, name, text in data.get("links", ()):
+                path = os.path.join(tdir, enc, family_dir_name(bytes.fromhex(fam)), name)
+                if not os.path.exists(path):
+                    write_atomic(path, text.encode())
             write_atomic(os.path.join(tdir, ".tabledesc", layout.TABLEINFO),
                          data["descriptor"].encode())
         done.append(f"rolled forward {proc.type} {proc.proc_id} of {data['table']} "

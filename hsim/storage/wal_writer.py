@@ -1,7 +1,9 @@
 """WALWriter: a region server's WAL files in the data directory, written sync by sync (the
 writer behind HBase's FSHLog/ProtobufLogWriter). It is the WAL's `sink`: each sync's bytes go to
 their offset in their file before the sync counts, through hsim.storage.fs (short writes
-completed, failures raised), so a sync the disk refuses fails the mutation it was for."""
+completed, failures raised), so a sync the disk refuses fails the mutation it was for. Also
+the WAL files' ends: whether a dead server's files must stay (`replay_unflushed`), and the move
+of a server's WAL directory to oldWALs/ (`archive_wal_dir`)."""
 
 from __future__ import annotations
 
@@ -42,3 +44,28 @@ class WALWriter:
             else:
                 fs.truncate(st[0], start)
             raise
+
+
+def replay_unflushed(master, wal) -> bool:
+    """Whether an aborted server's WAL still holds edits its regions' new servers have not
+    flushed (a replay whose flush the disk refused): then its files stay until they are."""
+    regions = {r.encoded_name: r for st in master.tables.values() for r in st.locator.regions}
+
+    def lowest(encoded: str) -> int:
+        r = regions.get(encoded)
+        return r.lowest_unflushed_seq() if r is not None else 1 << 63
+
+    return any(not wal.archivable(f, lowest) for f in wal.files)
+
+
+def archive_wal_dir(root: str, d: str, corrupt: set = frozenset()) -> None:
+    """Move a server's WAL files to oldWALs/, the `corrupt` ones to corrupt/ (WALSplitter's
+    archiveLogs), and remove its directory."""
+    if not os.path.isdir(d):
+        return
+    for name in os.listdir(d):
+        src = os.path.join(d, name)
+        dest = os.path.join(root, "corrupt" if src in corrupt else "oldWALs")
+        os.makedirs(dest, exist_ok=True)
+        os.replace(src, os.path.join(dest, name))
+    os.rmdir(d)

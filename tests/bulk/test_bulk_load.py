@@ -11,8 +11,13 @@ import hsim
 from hsim import bulk
 from hsim.engine import file_info as fi
 from hsim.engine.hfile_reader import HFileReader
+from hsim.cell import CellType
 from hsim.errors import CorruptHFileError, InvalidArgumentError, NoSuchColumnFamilyError
+from hsim.protobuf import read_fields
+from hsim.regions.wal_codec import decode_entries, encode_entry
+from hsim.regions.wal_markers import is_meta
 from hsim.schema import ColumnFamily
+from tests.storage.disk import crash
 from tests.storage.faults import FaultyDisk
 
 SPLITS = [b"r03", b"r06"]
@@ -36,6 +41,33 @@ def _snapshot(c) -> dict:
 
 def _wal_bytes(c) -> int:
     return sum(s.wal.bytes_written for s in c.master.servers)
+
+
+def _wal_ends(c) -> dict:
+    return {s.name: (s.wal.current, s.wal.current.size) for s in c.master.servers}
+
+
+def _entries_since(c, ends: dict) -> list:
+    """The WAL entries every server appended after `ends` (_wal_ends)."""
+    out = []
+    for s in c.master.servers:
+        f, start = ends[s.name]
+        out += decode_entries(f.buf, start)
+    return out
+
+
+def _descriptor(value: bytes) -> dict:
+    """A BulkLoadDescriptor's fields (WAL.proto), nested messages decoded."""
+    top = read_fields(value, 0, len(value))
+    d = {"stores": []}
+    for n, v in top:
+        if n == 1:
+            d["table"] = [x for _, x in read_fields(v, 0, len(v))]
+        elif n == 3:
+            d["stores"].append(read_fields(v, 0, len(v)))
+        else:
+            d[n] = v
+    return d
 
 
 def _files(c) -> dict:
@@ -64,10 +96,28 @@ def test_load_reads_back_every_cell_writes_no_wal_and_takes_a_new_sequence_id(tm
     t = c.table("t")
     t.put(b"r01", {b"f:a": b"old"})  # same timestamp as the load's: the load's seq id wins
     seq_before = {r.start_key: r for r in c.master.tables["t"].locator.regions}[b""].seq_id
-    wal = _wal_bytes(c)
+    wal, ends = _wal_bytes(c), _wal_ends(c)
     bulk.write_hfiles(t, _rows(10), tmp_path)
     assert c.admin.bulk_load("t", tmp_path) == 6
-    assert _wal_bytes(c) == wal
+    # the WAL bytes of the load: one BULK_LOAD marker per region, nothing else
+    entries = _entries_since(c, ends)
+    assert sum(len(encode_entry(*e)) for e in entries) == _wal_bytes(c) - wal > 0
+    regions = {r.encoded_name: r for r in c.master.tables["t"].locator.regions}
+    assert sorted(e[0] for e in entries) == sorted(regions)
+    for encoded, seq, when, (cell,) in entries:
+        r = regions[encoded]
+        assert (cell.row, cell.family, cell.qualifier) == (r.start_key or b"\x00",
+                                                           b"METAFAMILY", b"HBASE::BULK_LOAD")
+        assert cell.type == CellType.PUT and cell.timestamp == when == 1000
+        d = _descriptor(cell.value)
+        assert d["table"] == [b"default", b"t"] and d[2] == encoded.encode()
+        loaded = {f: [sf for sf in s.files if "_SeqId_" in sf.name] for f, s in r.stores.items()}
+        assert d[4] == loaded[b"f"][0].max_seq_id == seq - 1 == r.seq_id - 1
+        assert d[6] == 1  # replicate
+        assert sorted((dict(st)[1], [v for n, v in st if n == 3], dict(st)[4])
+                      for st in d["stores"]) == sorted(
+            (f, [sf.name.encode() for sf in sfs], sum(sf.size for sf in sfs))
+            for f, sfs in loaded.items())
     assert _snapshot(c) == {row: sorted((k.split(b":")[0], k.split(b":")[1], v)
                                         for k, v in cols.items())
                             for row, cols in _rows(10).items()}
@@ -170,3 +220,33 @@ def test_loaded_files_survive_a_restart_and_files_of_another_data_dir_load(tmp_p
     other.admin.create_table("t", {"f": {}, "g": {}})
     assert other.admin.bulk_load("t", src) == 2
     assert sorted(_snapshot(other)) == [b"r03", b"r04", b"r05"]
+
+
+def test_the_bulk_load_marker_is_skipped_on_replay(tmp_path):
+    """WALSplitter / replayRecoveredEdits skip METAFAMILY cells: after an abort of a server
+    and after a crash of the data directory, the WAL's markers replay nothing and every
+    loaded cell reads back from the loaded files."""
+    c = _cluster(data_dir=tmp_path / "dd")
+    bulk.write_hfiles(c.table("t"), _rows(10), tmp_path / "load")
+    c.admin.bulk_load("t", tmp_path / "load")
+    c.table("t").put(b"r05", {b"f:z": b"after"})  # an edit after the marker, replayed
+    want = _snapshot(c)
+    crash(c)
+    c2 = hsim.Cluster(2, clock=hsim.ManualClock(5000), data_dir=tmp_path / "dd")
+    assert _snapshot(c2) == want
+    files = [sf for r in c2.master.tables["t"].locator.regions for s in r.stores.values()
+             for sf in s.files]
+    assert sum("_SeqId_" in sf.name for sf in files) == 6
+    assert sum(not sf.bulk_loaded for sf in files) == 1  # the replayed put's flush, only
+    # a server abort: its marker entries go the same way
+    ends = _wal_ends(c2)
+    bulk.write_hfiles(c2.table("t"), _rows(10, "w"), tmp_path / "load2")
+    c2.admin.bulk_load("t", tmp_path / "load2")
+    server = next(i for i, s in enumerate(c2.master.servers)
+                  if any(is_meta(cell) for e in _entries_since(c2, ends) for cell in e[3]
+                         if e[0] in {r.encoded_name for r in s.regions.values()}))
+    want = _snapshot(c2)
+    report = c2.abort_region_server(server)
+    assert report.edits_replayed == 0 and report.regions
+    assert _snapshot(c2) == want
+    c2.close()

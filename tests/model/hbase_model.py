@@ -464,6 +464,7 @@ class Model:
                           in group]
                 region.stores[fam].files.append(MFile(sorted(loaded, key=MCell.key),
                                                       self.seq))
+            self.seq += 1  # the BULK_LOAD marker's WAL entry takes the next one
 
     def compact(self, region: MRegion, family: bytes, lo: int, hi: int, now: int) -> None:
         """Compact files[lo:hi]; a compaction of every file drops deletes (Compactor:
