@@ -68,12 +68,15 @@ def _cell(text: str) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def regenerate(text: str, run) -> tuple[str, list[str]]:
+def regenerate(text: str, run, only: set | None = None) -> tuple[str, list[str]]:
     """(the text with every block regenerated, the names of the blocks that changed);
-    `run(name)` returns a scenario's Report."""
+    `run(name)` returns a scenario's Report. With `only`, the blocks of other scenarios are
+    left as they are (not run)."""
     changed = []
 
     def fill(m):
+        if only and m["name"] not in only:
+            return m[0]
         report = run(m["name"])
         body = (claims_block(report) if m["kind"] == "scenario"
                 else figures_block(report, m["keys"].split()))
@@ -94,6 +97,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", type=int, default=None,
                    help="processes for each scenario's variants and re-runs (default: the "
                         "machine's cores)")
+    p.add_argument("--only", action="append", metavar="SCENARIO",
+                   help="regenerate or check only this scenario's blocks (repeatable)")
     p.add_argument("--coverage", action="store_true",
                    help="docs/seed-coverage.md only: where each seed claim is shown (no runs)")
     p.add_argument("files", nargs="*", help=f"Markdown files (default: {', '.join(FILES)})")
@@ -137,7 +142,7 @@ def _regenerate_files(args, workers) -> int:
                 text = path.read_text()
             except OSError as e:
                 raise ScenarioError(f"{path}: {e.strerror or e}") from None
-            new, changed = regenerate(text, run)
+            new, changed = regenerate(text, run, set(args.only or ()))
             if args.write and new != text:
                 path.write_text(new)
             stale += [f"{path}: {name}" for name in changed]

@@ -247,3 +247,14 @@ def test_docs_check_and_write_regenerate_the_marked_blocks(capsys, tmp_path):
     doc.write_text("<!-- hsim:figures presplit no_such_metric -->\n<!-- /hsim:figures -->\n")
     code, _, err = _run(capsys, "docs", "--check", *args)
     assert code == 1 and "no variant recorded no_such_metric" in err
+
+
+def test_docs_only_leaves_the_other_scenarios_blocks_unrun(capsys, tmp_path):
+    doc = tmp_path / "doc.md"
+    other = "<!-- hsim:scenario hotspotting -->\nkept as written\n<!-- /hsim:scenario -->\n"
+    doc.write_text("<!-- hsim:scenario presplit -->\nstale\n<!-- /hsim:scenario -->\n" + other)
+    code, out, _ = _run(capsys, "docs", "--write", "--only", "presplit", "--ops", "800",
+                        "--sensitivity", "off", str(doc))
+    assert code == 0 and "wrote 1 scenario(s); 1 block(s) rewritten" in out
+    text = doc.read_text()
+    assert "stale" not in text and "`hsim run presplit`" in text and text.endswith(other)
