@@ -73,7 +73,7 @@ def test_a_compaction_lands_when_its_cluster_time_is_done():
     while not queue.pending:
         t.put(b"r%08d" % i, {b"f:q": b"v" * 1000})
         i += 1
-    running = queue.pending[store]
+    running, = queue.pending[store]
     assert running.start == c.clock.now() and running.done - running.start >= 2500
     inputs = list(running.selection.files)
     assert all(f in store.files for f in inputs)  # still read from its inputs
