@@ -78,3 +78,29 @@ def test_the_mutations_land_after_the_wait():
     assert queue.blocked_requests == 1
     assert t.check_and_put(b"x", b"f:c", (5).to_bytes(8, "big"), {b"f:z": b"1"})
     assert {c.qualifier: c.value for c in t.get(b"x")}[b"z"] == b"1"
+
+
+@pytest.mark.parametrize("controller", ["no_limit", "pressure_aware"])
+def test_the_global_memstore_limit_never_leaves_an_update_to_block(controller):
+    """MemStoreFlusher.reclaimMemStoreMemory blocks updates while the server's MemStores are
+    above the global limit, until its flush threads bring them down. hsim's global flush
+    (RegionServer.check_global_memstore) runs at once, emergency (no wait on store files),
+    inside the write that crossed the limit: after every write the server is at or under
+    the limit, so the next update never has to wait, and nothing is counted as blocked."""
+    import random
+
+    c = hsim.Cluster(config=Config(
+        global_memstore_size=200 * KiB, memstore_flush_size=128 * KiB, blocking_store_files=4,
+        compaction_throughput_controller=controller, compaction_throughput_lower_bound=KiB,
+        compaction_throughput_higher_bound=KiB))
+    c.admin.create_table("t", ["a", "b"], split_keys=[b"r3", b"r6"])
+    t, server, rnd = c.table("t"), c.master.servers[0], random.Random(3)
+    highest = 0
+    for i in range(3000):
+        column = b"a:q" if rnd.random() < 0.9 else b"b:q"
+        t.put(b"r%d%05d" % (rnd.randrange(9), i), {column: b"v" * rnd.randrange(10, 400)})
+        highest = max(highest, server.memstore_heap)
+    assert server.global_flushes > 0
+    assert 0.9 * server.config.global_memstore_size < highest <= \
+        server.config.global_memstore_size
+    assert server.compactions.updates_blocked_ms == server.compactions.blocked_requests == 0
