@@ -15,7 +15,8 @@ HBase splits it in three classes (hbase-server, regionserver/compactions):
 A record needs `.size` (bytes), `.is_reference` and `.max_timestamp`; the periodic major
 compaction also reads `.name`, `.create_time` (ms: HBase's file modification time),
 `.is_major` (the file is a major compaction's output) and `.min_timestamp`, where present;
-`.exclude_from_minor` (a bulk-loaded file flagged out of minor compactions), where present.
+`.exclude_from_minor` (a bulk-loaded file flagged out of minor compactions) and `.entry_count`
+(an empty file never expires), where present.
 Files are given oldest first (by sequence id), as DefaultStoreFileManager keeps them.
 
 Sizes compare as HBase compares them: ratios are Java floats (conf.getFloat) widened to double,
@@ -185,13 +186,17 @@ class RatioBasedCompactionPolicy:
                              files_compacting=()) -> list:
         """HStore.removeUnneededFiles (DefaultStoreFileManager.getUnneededFiles): the files whose
         every cell has expired, dropped without being read. Never the newest file; only with
-        delete_expired_storefile, a family TTL and MIN_VERSIONS 0."""
+        delete_expired_storefile, a family TTL and MIN_VERSIONS 0. Never an empty file either:
+        HBase reads its max timestamp as Long.MAX_VALUE (TimeRangeTracker.toTimeRange turns the
+        unset -1 into TimeRange.INITIAL_MAX_TIMESTAMP), so it never expires here; only a
+        compaction that takes it removes it (HBASE-21504)."""
         if not self.config.delete_expired_storefile or min_versions > 0 or ttl_ms is None \
                 or ttl_ms >= FOREVER:
             return []
         cutoff = now - ttl_ms
         files = list(files)
-        return [f for f in files[:-1] if f.max_timestamp < cutoff and f not in files_compacting]
+        return [f for f in files[:-1] if f.max_timestamp < cutoff
+                and getattr(f, "entry_count", 1) and f not in files_compacting]
 
     # -- the periodic major compaction (RatioBasedCompactionPolicy) ----------------------------
 

@@ -32,14 +32,24 @@ class StoreCompaction:
             return 0.0
         return (len(self.files) - low) / max(1, config.blocking_store_files - low)
 
-    def select_compaction(self, now: int, major: bool = False, user_requested: bool = False):
+    def compact_priority(self) -> int:
+        """HStore.getCompactPriority (DefaultStoreFileManager.getStoreCompactionPriority): the
+        blocking file count less the files held, lower first in the compaction queues; 1 is
+        kept for user requests (Store.PRIORITY_USER), so a store at 1 gets 2."""
+        priority = self.config.blocking_store_files - len(self.files)
+        return priority + 1 if priority == 1 else priority
+
+    def select_compaction(self, now: int, major: bool = False, user_requested: bool = False,
+                          files_compacting=()):
         """HStore.requestCompaction: files wholly past the TTL dropped, then the policy's
-        selection; None when it selects nothing."""
-        self._drop_expired_files(now)
+        selection among the files not already compacting (a forced major only when none is);
+        None when it selects nothing."""
+        self._drop_expired_files(now, files_compacting)
         if not self.files:
             return None
         sel = self.policy.select(
-            self.files, force_major=major, off_peak=self.off_peak.is_off_peak_at(now),
+            self.files, force_major=major and not files_compacting,
+            off_peak=self.off_peak.is_off_peak_at(now), files_compacting=files_compacting,
             user_requested=user_requested, now=now, ttl_ms=self.family.ttl_ms,
             min_versions=self.family.min_versions,
         )
@@ -102,10 +112,10 @@ class StoreCompaction:
             store_cache.written(self, sf, now, compaction=True)
         return written[-1] if written else None
 
-    def _drop_expired_files(self, now: int) -> None:
+    def _drop_expired_files(self, now: int, files_compacting=()) -> None:
         """HStore.removeUnneededFiles: whole files past the TTL go without being read."""
         expired = self.policy.select_expired_files(
-            self.files, now, self.family.ttl_ms, self.family.min_versions
+            self.files, now, self.family.ttl_ms, self.family.min_versions, files_compacting
         )
         if expired:
             gone = set(id(sf) for sf in expired)

@@ -2,7 +2,8 @@
 throughput PressureAwareCompactionThroughputController allows.
 
 hsim has one thread of control, so nothing runs in the background: a compaction is selected
-when it starts on its queue, takes `bytes read / throughput` milliseconds of cluster time, and
+when it is asked for (HBase selects a system one only when a thread takes it), waits on its
+queue, takes `bytes read / throughput` milliseconds of cluster time once started, and
 its output replaces its input files at the first request the server serves at or after it is
 done (`run_until`). Two queues, one compaction each (hbase.regionserver.thread.compaction.small
 and .large, 1 each): a compaction reading more than the store's throttle point
@@ -12,50 +13,74 @@ each start (HBase tunes it every hbase.hstore.compaction.throughput.tune.period)
 pressure is the server's highest store pressure (HStore.getCompactionPressure); above 1.0 (a
 store past its blocking file count) it is unlimited, and in off-peak hours the off-peak bound.
 
+Each queue is a priority queue, as CompactSplit's executors are (its COMPARATOR over
+CompactionRunner and CompactionRequestImpl): lower priority first (a system compaction gets its
+store's HStore.getCompactPriority, the blocking file count less the files held; a user's
+admin.compact / major_compact PRIORITY_USER, 1), then the earlier selection, then the earlier
+request. A user compaction is selected at once among the store's files not already
+compacting, beside any system one the store has.
+
 Used only with Config.compaction_throughput_controller "pressure_aware"; with "no_limit" a
-compaction takes no cluster time and runs inside the write that asked for it (Region
-.compact_store), as hsim always did. The write stalls this makes (MemStoreFlusher delaying the
-flush of a region with too many store files, HRegion.checkResources blocking its updates) are
-in Region.flush_in_background and RegionServer.wait_for_flush; their time and count are kept
-here (updatesBlockedTime, blockedRequestCount).
+compaction takes no cluster time and runs inside the write (or the Admin call) that asked for
+it (Region.compact_store), as hsim always did. The write stalls this makes (MemStoreFlusher
+delaying the flush of a region with too many store files, HRegion.checkResources blocking its
+updates) are in Region.flush_in_background and RegionServer.check_resources / wait_for_flush;
+their time and count are kept here (updatesBlockedTime, blockedRequestCount).
 """
 
 from __future__ import annotations
 
-from collections import deque
+import heapq
+import itertools
+
+PRIORITY_USER = 1  # Store.PRIORITY_USER: an Admin's compaction request
 
 
 class Compaction:
-    """One queued or running compaction: its store's selection, when it was asked for, started
-    and will be done (cluster ms)."""
+    """One queued or running compaction: its store's selection, its queue priority, when it
+    was asked for, started and will be done (cluster ms)."""
 
-    __slots__ = ("region", "store", "selection", "requested", "start", "done", "size")
+    __slots__ = ("region", "store", "selection", "priority", "user", "requested", "order",
+                 "start", "done", "size")
 
-    def __init__(self, region, store, selection, requested: int):
+    def __init__(self, region, store, selection, requested: int, priority: int, user: bool,
+                 order: int):
         self.region, self.store, self.selection = region, store, selection
-        self.requested = requested
+        self.priority, self.user = priority, user
+        self.requested, self.order = requested, order
         self.start = self.done = None
         self.size = sum(sf.size for sf in selection.files)
 
 
 class _Queue:
-    """One compaction thread and the compactions waiting for it."""
+    """One compaction thread and the compactions waiting for it, a heap by (priority,
+    selection time, request order)."""
 
     __slots__ = ("waiting", "running")
 
     def __init__(self):
-        self.waiting: deque = deque()
+        self.waiting: list = []
         self.running: Compaction | None = None
+
+    def __len__(self) -> int:
+        return len(self.waiting)
+
+    def push(self, c: Compaction) -> None:
+        heapq.heappush(self.waiting, (c.priority, c.requested, c.order, c))
+
+    def pop(self) -> Compaction:
+        return heapq.heappop(self.waiting)[-1]
 
 
 class CompactSplit:
     def __init__(self, server):
         self.server = server
         self.small, self.large = _Queue(), _Queue()
-        self.pending: dict = {}  # store -> its Compaction, waiting or running
+        self.pending: dict = {}  # store -> its Compactions, waiting or running
         self.updates_blocked_ms = 0  # updatesBlockedTime
         self.blocked_requests = 0  # blockedRequestCount
         self._running = False
+        self._order = itertools.count()
 
     @property
     def throttled(self) -> bool:
@@ -64,25 +89,31 @@ class CompactSplit:
     # --- queue lengths (compactionQueueLength and its small and large parts) --------------------
     @property
     def small_queue_length(self) -> int:
-        return len(self.small.waiting)
+        return len(self.small)
 
     @property
     def large_queue_length(self) -> int:
-        return len(self.large.waiting)
+        return len(self.large)
 
     # --- requests --------------------------------------------------------------------------------
-    def request(self, region, store, now: int) -> bool:
-        """A system compaction of `store` (CompactSplit.requestSystemCompaction): selected now,
-        queued by its size; False when the store has one queued already or nothing to do."""
-        if store in self.pending:
+    def request(self, region, store, now: int, major: bool = False, user: bool = False) -> bool:
+        """A compaction of `store`, selected now among its files not already compacting and
+        queued by its size: a system one (CompactSplit.requestSystemCompaction) at the store's
+        priority, not asked for twice while one is pending; a user one (requestCompaction at
+        PRIORITY_USER; `major`: major_compact) beside it. False when nothing is selected."""
+        pending = self.pending.get(store, [])
+        if not user and any(not c.user for c in pending):
             return False
-        sel = store.select_compaction(now)
+        compacting = [sf for c in pending for sf in c.selection.files]
+        sel = store.select_compaction(now, major=major, user_requested=user,
+                                      files_compacting=compacting)
         if sel is None:
             return False
-        c = Compaction(region, store, sel, now)
+        c = Compaction(region, store, sel, now, PRIORITY_USER if user else
+                       store.compact_priority(), user, next(self._order))
         queue = self.large if c.size > store.config.compaction_throttle_point else self.small
-        queue.waiting.append(c)
-        self.pending[store] = c
+        queue.push(c)
+        self.pending.setdefault(store, []).append(c)
         self._start(queue, now)
         self.run_until(now)
         return True
@@ -106,7 +137,10 @@ class CompactSplit:
                     return
                 queue = min(due, key=lambda q: q.running.done)
                 c, queue.running = queue.running, None
-                del self.pending[c.store]
+                left = self.pending[c.store]
+                left.remove(c)
+                if not left:
+                    del self.pending[c.store]
                 self._start(queue, c.done)
                 if not c.region.closed and c.region.server is self.server:
                     c.region.finish_compaction(c)
@@ -116,7 +150,7 @@ class CompactSplit:
     def _start(self, queue: _Queue, now: int) -> None:
         if queue.running is not None or not queue.waiting:
             return
-        c = queue.waiting.popleft()
+        c = queue.pop()
         queue.running = c
         c.start = now
         rate = self.max_throughput(now)

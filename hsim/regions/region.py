@@ -350,15 +350,15 @@ class Region(RegionReads):
                       user_requested: bool = False) -> int:
         """One compaction request; re-requested while the store is at the blocking file count
         (CompactSplit re-queues a store whose compact priority is <= 0). Returns compactions
-        run now: a system compaction on cluster time goes on the server's queue instead
-        (hsim.regions.compact_split) and counts 0."""
+        run now: on cluster time a compaction goes on the server's queue instead
+        (hsim.regions.compact_split; a user's at PRIORITY_USER) and counts 0."""
         ran = 0
         if not (major or user_requested) and not store.needs_compaction(now) and \
                 not store.has_references():
             return 0
-        queue = None if major or user_requested else self._compaction_queue()
+        queue = self._compaction_queue()
         if queue is not None:
-            queue.request(self, store, now)
+            queue.request(self, store, now, major=major, user=major or user_requested)
             return 0
         with self._compacting(store):
             sel = store.compact(now, major=major, user_requested=user_requested)

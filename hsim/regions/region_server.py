@@ -85,19 +85,11 @@ class RegionServer:
 
     # --- requests (RSRpcServices): the only way a client reaches a region ----------------------
     def mutate(self, region, row: bytes, entries: list, now: int, durability: int = 0) -> list:
-        """One row mutation (a Mutate RPC): applied by the region, counted here."""
-        if region.server is not self:
-            self._not_serving(region)
-        blocked = 0
-        if self.compactions.pending or region.flush_delayed_since is not None:
-            self.compactions.run_until(now)
-            if region.memstore_heap > region.blocking_memstore_size:
-                now, blocked = self.wait_for_flush(region, now)
-            if region.closed or region.server is not self:
-                # a compaction done meanwhile split the region (or the balancer moved it): the
-                # client's retry after NotServingRegionException, to where the row is now
-                moved = self.master.table_state(region.table.name).locator.locate(row)
-                return moved.server.mutate(moved, row, entries, now, durability)
+        """One row mutation (a Mutate RPC: Put, Delete, mutateRow): applied by the region,
+        counted here."""
+        region, now, blocked = self.check_resources(region, row, now)
+        if region.server is not self:  # it moved while the update waited: the client's retry
+            return region.server.mutate(region, row, entries, now, durability)
         log = self.master.request_log
         if log is None:
             cells = region.mutate(row, entries, now, durability)
@@ -109,6 +101,26 @@ class RegionServer:
         if self.memstore_heap > self.config.global_memstore_size:
             self.check_global_memstore(region)
         return cells
+
+    def check_resources(self, region, row: bytes, now: int) -> tuple:
+        """HRegion.checkResources: the one gate every mutation passes before it touches its
+        region (batchMutate, mutateRow, increment, append, checkAndMutate all call it first).
+        Compactions done by `now` land; an update to a region whose MemStore is past its
+        blocking size waits for a flush (wait_for_flush). Returns (the region to write to, the
+        update's time, how long it waited): when a compaction done meanwhile split the region
+        or the balancer moved it, the region where the row is now, as the client's retry after
+        NotServingRegionException finds it."""
+        if region.server is not self:
+            self._not_serving(region)
+        if not self.compactions.pending and region.flush_delayed_since is None:
+            return region, now, 0  # nothing on cluster time: never blocked (the default)
+        self.compactions.run_until(now)
+        blocked = 0
+        if region.memstore_heap > region.blocking_memstore_size:
+            now, blocked = self.wait_for_flush(region, now)
+        if region.closed or region.server is not self:
+            region = self.master.table_state(region.table.name).locator.locate(row)
+        return region, now, blocked
 
     def wait_for_flush(self, region, now: int) -> tuple[int, int]:
         """HRegion.checkResources: the region's MemStore is past its blocking size, so the
@@ -140,35 +152,45 @@ class RegionServer:
                   durability: int = 0) -> tuple[list, list]:
         """One Increment (a Mutate RPC): read and written inside the region
         (hsim.regions.atomic.increment)."""
-        return self._read_modify_write(region, atomic.increment, row, amounts, ttl, now,
-                                       durability)
+        region, now, blocked = self.check_resources(region, row, now)
+        if region.server is not self:  # moved while it waited: the client's retry
+            return region.server.increment(region, row, amounts, ttl, now, durability)
+        return self._read_modify_write(region, blocked, atomic.increment, row, amounts, ttl,
+                                       now, durability)
 
     def append(self, region, row: bytes, deltas: list, ttl: int, now: int,
                durability: int = 0) -> list:
         """One Append (a Mutate RPC): read and written inside the region."""
-        return self._read_modify_write(region, atomic.append, row, deltas, ttl, now,
+        region, now, blocked = self.check_resources(region, row, now)
+        if region.server is not self:  # moved while it waited: the client's retry
+            return region.server.append(region, row, deltas, ttl, now, durability)
+        return self._read_modify_write(region, blocked, atomic.append, row, deltas, ttl, now,
                                        durability)
 
     def check_and_mutate(self, region, row: bytes, family: bytes, qualifier: bytes,
                          expected: bytes | None, entries: list, now: int,
                          durability: int = 0) -> bool:
         """One checkAndMutate (a Mutate RPC with a condition): checked and applied inside the
-        region; counted as checkMutatePassedCount or checkMutateFailedCount."""
-        applied = self._read_modify_write(region, atomic.check_and_mutate, row, family,
-                                          qualifier, expected, entries, now, durability)
+        region; counted as checkMutatePassedCount or checkMutateFailedCount. It passes the
+        write gate before its check, as HRegion.checkAndMutate does, whether it applies or not."""
+        region, now, blocked = self.check_resources(region, row, now)
+        if region.server is not self:  # moved while it waited: the client's retry
+            return region.server.check_and_mutate(region, row, family, qualifier, expected,
+                                                  entries, now, durability)
+        applied = self._read_modify_write(region, blocked, atomic.check_and_mutate, row,
+                                          family, qualifier, expected, entries, now,
+                                          durability)
         if applied:
             self.check_mutate_passed += 1
         else:
             self.check_mutate_failed += 1
         return applied
 
-    def _read_modify_write(self, region, op, *args):
+    def _read_modify_write(self, region, blocked: int, op, *args):
         """Run a read-modify-write operation of hsim.regions.atomic on one of this server's
-        regions; the server's read and write requests grow by what the region counted (its
-        Gets inside the region, and the mutation if one was applied). No read RPC: the client
-        sent one Mutate."""
-        if region.server is not self:
-            self._not_serving(region)
+        regions, once it passed check_resources (`blocked`: the ms it waited there); the
+        server's read and write requests grow by what the region counted (its Gets inside the
+        region, and the mutation if one was applied). No read RPC: the client sent one Mutate."""
         reads, writes = region.read_requests, region.write_requests
         log, wal = self.master.request_log, self.wal.bytes_written
         before = None if log is None else log.before_read(region)
@@ -176,7 +198,8 @@ class RegionServer:
             return op(region, *args)
         finally:
             if log is not None:  # one Mutate RPC: its read inside the region and its write
-                log.read_write(self.name, region, before, self.wal.bytes_written - wal)
+                log.read_write(self.name, region, before, self.wal.bytes_written - wal,
+                               blocked)
             self.read_requests += region.read_requests - reads
             self.write_requests += region.write_requests - writes
             if self.memstore_heap > self.config.global_memstore_size:

@@ -132,14 +132,16 @@ class RequestLog(LogSlice):
         blocks = min(disk, after)
         return blocks, disk_bytes * blocks // disk
 
-    def read_write(self, server: str, region, before: tuple, wal_bytes: int) -> None:
+    def read_write(self, server: str, region, before: tuple, wal_bytes: int,
+                   blocked_ms: int = 0) -> None:
         """One read-modify-write RPC (Increment, Append, checkAndMutate): a mutation whose
         region read the row first; priced as one write request with the read's blocks, cells
-        and rows examined and the WAL bytes of its append."""
+        and rows examined, the WAL bytes of its append and the time it waited for a flush."""
         self.read(server, region, before, 0)
         n = len(FIELDS)
         entry = self.counts[-n:]
         entry[0], entry[1], entry[FIELDS.index("wal_bytes")] = 0, 1, wal_bytes
+        entry[FIELDS.index("blocked_ms")] = blocked_ms
         self.counts[-n:] = entry
 
     def write(self, server: str, wal_bytes: int, blocked_ms: int = 0) -> None:

@@ -325,6 +325,10 @@ def test_select_expired_files():
     assert p.select_expired_files(files, now=1000, ttl_ms=LONG_MAX) == []
     off = ExploringCompactionPolicy(Config(delete_expired_storefile=False))
     assert off.select_expired_files(files, now=1000, ttl_ms=100) == []
+    # an empty file's time range reads as [0, Long.MAX_VALUE): never expired (HBASE-21504)
+    empty = SF(1, max_timestamp=-1)
+    empty.entry_count = 0
+    assert p.select_expired_files([empty, *files], now=1000, ttl_ms=100) == files[:2]
 
 
 def test_ratio_is_a_java_float():

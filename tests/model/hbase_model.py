@@ -479,13 +479,14 @@ class Model:
 
     def drop_expired_files(self, region: MRegion, family: bytes, now: int) -> None:
         """HStore.removeUnneededFiles (hbase.store.delete.expired.storefile, on by default):
-        files, but the newest, wholly past the family TTL."""
+        files, but the newest, wholly past the family TTL; never an empty file (HBase reads its
+        max timestamp as Long.MAX_VALUE)."""
         schema = self.schema[family]
         if schema.min_versions > 0 or schema.ttl is None:
             return
         store = region.stores[family]
         cutoff = now - schema.ttl * 1000
-        keep = [f for f in store.files[:-1] if f.max_ts >= cutoff]
+        keep = [f for f in store.files[:-1] if f.max_ts >= cutoff or not f.cells]
         store.files = keep + store.files[-1:]
 
     def major_compact(self, now: int) -> None:

@@ -147,3 +147,38 @@ def test_off_peak_hours_use_the_off_peak_ratio():
 
     assert files_after_flushes(12) == [1000, 200, 200]  # peak: the ratio 1.2 leaves them
     assert files_after_flushes(3) == [1200]  # off-peak: one compaction of all three
+
+
+def test_a_fifo_stores_empty_file_goes_only_through_a_compaction():
+    """HBase reads an empty file's max timestamp as Long.MAX_VALUE, so HStore.removeUnneededFiles
+    never drops it; FIFOCompactionPolicy.getExpiredStores takes it (isEmptyStoreFile,
+    HBASE-21504), alone beside live files, and the compactor commits an empty output: each
+    compaction check after a flush rewrites the empty file into a new empty one (no cell
+    read or written), and the store keeps exactly one empty file beside its live ones until a
+    compaction takes it with expired files."""
+    c = _cluster(compaction_policy="fifo", blocking_store_files=1000)
+    c.admin.create_table("t", {"f": {"ttl": 60}})
+    t = c.table("t")
+    for i in range(3):
+        t.put(b"r%d" % i, {b"f:q": b"v"})
+        c.admin.flush("t")
+    store = _store(c)
+    c.clock.advance(61 * 1000)
+    c.admin.compact("t")
+    assert [f.entry_count for f in store.files] == [0]
+    counters = store.counters
+    for i in range(3):
+        before = (counters.minor_compactions, counters.expired_files_dropped,
+                  counters.compaction_kv_bytes_read, counters.cells_dropped_expired)
+        empty = store.files[0]
+        t.put(b"s%d" % i, {b"f:q": b"v"})
+        c.admin.flush("t")  # its compaction check takes the empty file, and only it
+        assert (counters.minor_compactions, counters.expired_files_dropped,
+                counters.compaction_kv_bytes_read, counters.cells_dropped_expired) == \
+            (before[0] + 1, before[1], before[2], before[3])
+        assert [f.entry_count for f in store.files] == [0] + [1] * (i + 1)
+        assert store.files[0] is not empty  # a new empty file
+    assert sorted(cell[0] for cell in _rows(t)) == [b"s0", b"s1", b"s2"]
+    c.clock.advance(61 * 1000)  # now every live file expires as well: one empty file again
+    c.admin.compact("t")
+    assert [f.entry_count for f in store.files] == [0]
