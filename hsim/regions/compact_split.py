@@ -73,6 +73,10 @@ class _Queue:
 
 
 class CompactSplit:
+    """A region server's compaction threads (HBase's CompactSplit) on cluster time: small and
+    large queues ordered by priority, each running one compaction whose output lands when its
+    bytes have gone through the throughput controller, so writes can wait on it."""
+
     def __init__(self, server):
         self.server = server
         self.small, self.large = _Queue(), _Queue()

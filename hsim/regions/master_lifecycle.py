@@ -28,6 +28,9 @@ MB = 1 << 20
 
 
 class Lifecycle:
+    """The Master's merges, moves, balancer and normalizer runs and their switches, kept apart
+    from master.py so that the table and split bookkeeping stays readable on its own."""
+
     def init_lifecycle(self, start: int) -> None:
         self.merges = 0
         self.seed = 0  # the cluster's seed (Cluster sets it): the balancer's walks draw from it
