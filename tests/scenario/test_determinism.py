@@ -14,7 +14,7 @@ def _run(tmp_path, name, hash_seed, *args):
     out = tmp_path / "-".join([name, str(hash_seed), *args])
     env = dict(os.environ, PYTHONHASHSEED=str(hash_seed))
     proc = subprocess.run([sys.executable, "-m", "hsim.cli", "run", name, "--out", str(out),
-                           "--no-plots", "--format", "json", *args],
+                           "--no-plots", "--format", "json", "--sensitivity", "costs", *args],
                           capture_output=True, text=True, env=env)
     assert proc.returncode == 0, proc.stderr
     return out

@@ -10,9 +10,14 @@ from hsim.scenario.parallel import VariantJob, _Progress
 from .test_cli import BAD_FILES
 
 
+# two variants each: the re-runs still fan out over the workers (5 seeds x 3 values each)
+_VARIANTS = {"hotspotting": "timestamp_lead,salted", "presplit": "bytes_split,hex_string_split"}
+
+
 def _report(capsys, tmp_path, name, jobs, fmt):
     out = tmp_path / f"{name}-{jobs}"
     code = main(["run", name, "--ops", "small", "--sensitivity", "full", "--no-plots",
+                 "--variants", _VARIANTS[name],
                  "--no-progress", "--format", fmt, "--jobs", str(jobs), "--out", str(out)])
     printed, err = capsys.readouterr()
     assert code == 0, err
@@ -39,6 +44,7 @@ def test_two_jobs_and_one_give_the_same_report(capsys, tmp_path, name):
 def test_progress_counts_every_job_of_every_worker(jobs):
     seen = []
     run_scenario("presplit", ops=200, plots=False, sensitivity="full", jobs=jobs,
+                 variants=["bytes_split", "hex_string_split", "book_hex_splits", "no_presplit"],
                  progress=lambda what, fraction: seen.append((what, fraction)))
     fractions = [f for _, f in seen]
     assert fractions == sorted(fractions) and fractions[-1] == pytest.approx(1.0)
