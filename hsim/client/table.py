@@ -27,7 +27,9 @@ if TYPE_CHECKING:  # what the annotations name; not imported at run time
     from hsim.durability import Durability
     from hsim.filters.base import Filter
     from hsim.regions.table_state import TableState
+    from hsim.regions.router import RegionLocator
     from hsim.regions.region import Region
+    from hsim.regions.region_server import RegionServer
     from typing import Any
 
 # The type codes as plain ints: the entries handed to the region carry them into the WAL and
@@ -67,7 +69,8 @@ class Table:
         return self._state().descriptor.families
 
     def _region(self, row: bytes) -> Region:
-        return self._state().locator.locate(row)
+        locator: RegionLocator = self._state().locator
+        return locator.locate(row)
 
     def _apply(self, row: bytes, entries: list, now: int, durability=None) -> list:
         """Send one row mutation to its region (atomic across families) at the request's time
@@ -75,9 +78,10 @@ class Table:
         mutation's own (hsim.Durability; None = USE_DEFAULT, the table's)."""
         if type(row) is not bytes:
             row = b(row)
-        region = self._state().locator.locate(row)
-        return region.server.mutate(region, row, entries, now,
-                                    0 if durability is None else parse_durability(durability))
+        region = self._region(row)
+        server: RegionServer = region.server
+        return server.mutate(region, row, entries, now,
+                             0 if durability is None else parse_durability(durability))
 
     def _column(self, col) -> tuple[bytes, bytes]:
         fq = self._columns.get(col) if type(col) is bytes else None
@@ -120,14 +124,14 @@ class Table:
         if type(data) is dict and len(data) == 1 and timestamp is None and ttl_ms is None:
             for col, value in data.items():
                 fq = self._columns.get(col) if type(col) is bytes else None
-                if fq is not None and type(value) is bytes and \
-                        len(value) + len(fq[0]) + len(fq[1]) + len(row) <= self._kv_room:
+                if fq is not None and type(value) is bytes and (
+                        len(value) + len(fq[0]) + len(fq[1]) + len(row) <= self._kv_room):
                     entries = [(fq[0], fq[1], None, _PUT, value, NO_TTL)]
         if entries is None:
             entries = self._put_entries(row, data, timestamp, ttl_ms)
         cluster = self.cluster
         lock = cluster.lock
-        lock.acquire()  # `with lock:` as acquire/finally-release, which costs half as much
+        lock.acquire()  # `with lock:` as acquire/finally-release: cheaper on this hot path
         try:
             self._apply(row, entries, cluster.tick(), durability)
         finally:
@@ -272,8 +276,8 @@ class Table:
         (Mutation records of this row, puts and deletes, as a batch takes them) as one atomic
         row mutation, synced at the strongest of their durabilities. Returns whether applied."""
         row = v.row(row)
-        if not isinstance(mutations, (list, tuple)) or not mutations or \
-                not all(isinstance(m, Mutation) for m in mutations):
+        if (not isinstance(mutations, (list, tuple)) or not mutations
+                or not all(isinstance(m, Mutation) for m in mutations)):
             raise v.type_error("mutations", "a non-empty list of Mutation", mutations)
         self._column(column)
         default = parse_durability(durability)
@@ -304,8 +308,8 @@ class Table:
         """Apply a list of Mutation records, as one request; each row's mutations as one atomic
         row mutation, with the strongest durability among them (a mutation's own, else
         `durability`), as HRegion.doMiniBatchMutate syncs a batch once at its strongest."""
-        if not isinstance(mutations, (list, tuple)) or \
-                not all(isinstance(m, Mutation) for m in mutations):
+        if (not isinstance(mutations, (list, tuple))
+                or not all(isinstance(m, Mutation) for m in mutations)):
             raise v.type_error("mutations", "a list of Mutation", mutations)
         by_row: dict[bytes, list] = {}
         strongest: dict[bytes, int] = {}
@@ -378,7 +382,8 @@ class Table:
         region = self._region(row)
         if now is None:
             now = self.cluster.clock.now()
-        return region.server.get(region, row, queries, now, io, filt=filt,
+        server: RegionServer = region.server
+        return server.get(region, row, queries, now, io, filt=filt,
                                  max_versions=max_versions, limits=limits)
 
     def exists(self, row: bytes | str,

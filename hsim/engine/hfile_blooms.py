@@ -33,10 +33,10 @@ class BloomChecks:
             if qualifier is None:
                 io.bloom_checks -= 1  # multi-column reads: HBase checks blooms at seek time
                 return True
-            if self._in_chunk(bloom, (row, b"", qualifier, _NEG_LATEST, -255),
-                              rowcol_key(row, qualifier), io) or \
-                    self._in_chunk(bloom, (row, b"", b"", _NEG_LATEST, -255),
-                                   rowcol_key(row, b""), io):
+            if (self._in_chunk(bloom, (row, b"", qualifier, _NEG_LATEST, -255),
+                               rowcol_key(row, qualifier), io)
+                    or self._in_chunk(bloom, (row, b"", b"", _NEG_LATEST, -255),
+                                      rowcol_key(row, b""), io)):
                 return True
         else:
             key = row if self.bloom_prefix_length is None else row[: self.bloom_prefix_length]

@@ -285,8 +285,9 @@ class HFileReader(BloomChecks, HFileInspection):
             cache.put(key, value, HEADER_SIZE + len(body), self._in_memory)
         return value
 
-    def _locate(self, key: tuple, io) -> int:
-        """The data block that holds `key` (or would): root, then any lower index levels."""
+    def locate(self, key: tuple, io) -> int:
+        """The data block that holds `key` (or would): root, then any lower index levels (also
+        what the row cursors of hsim.engine.store_file_scanner seek with)."""
         i = bisect_right(self._root_keys, key) - 1
         if i < 0:
             i = 0
@@ -298,8 +299,6 @@ class HFileReader(BloomChecks, HFileInspection):
             j = bisect_right(keys, key) - 1
             offset = offsets[j if j > 0 else 0]
         return self._position[offset]
-
-    locate = _locate  # what the row cursors of hsim.engine.store_file_scanner seek with
 
     # --- reads ------------------------------------------------------------------------------------
 
@@ -320,7 +319,7 @@ class HFileReader(BloomChecks, HFileInspection):
             if held is not None and held[-1] >= start:
                 i, cells = cursor[0], held
             else:
-                i = self._locate(search_key(start), io)
+                i = self.locate(search_key(start), io)
                 cells = block(i, io)
                 if cursor is not None:
                     cursor[0], cursor[1] = i, cells
@@ -342,7 +341,7 @@ class HFileReader(BloomChecks, HFileInspection):
         if not n:
             return
         key = first_on_row(row)
-        i = self._locate(key, io)
+        i = self.locate(key, io)
         while True:
             block = self._fetch_block(i, io)
             if type(block) is not list:
@@ -420,7 +419,7 @@ class HFileReader(BloomChecks, HFileInspection):
             if held is not None and held[0] < key <= held[-1]:
                 i, cells = cursor[0], held
             else:
-                i = self._locate(key, io)
+                i = self.locate(key, io)
                 cells = block(i, io)
             pos = bisect_left(cells, key)
         if cursor is not None:

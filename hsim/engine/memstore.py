@@ -148,8 +148,8 @@ class MemStore:
         if list(self.rows) != sorted(self.by_row):
             return ["memstore rows and cells disagree"]
         out = []
-        if (fresh.data_size, fresh.heap_size, fresh.cells_count) != \
-                (self.data_size, self.heap_size, self.cells_count):
+        if ((fresh.data_size, fresh.heap_size, fresh.cells_count)
+                != (self.data_size, self.heap_size, self.cells_count)):
             out.append(f"memstore sizes {(self.data_size, self.heap_size, self.cells_count)} "
                        f"!= its cells' {(fresh.data_size, fresh.heap_size, fresh.cells_count)}")
         return out

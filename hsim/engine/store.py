@@ -8,8 +8,6 @@ compact or split.
 
 from __future__ import annotations
 
-from collections import Counter
-
 import hashlib
 
 from hsim.configuration_keys import configured
@@ -20,8 +18,6 @@ from hsim.engine.gc_pause import gc_paused
 from hsim.engine.hfile import HFileReader, HFileWriter
 from hsim.engine.memstore import MemStore
 from hsim.engine.query_matcher import CompactionMatcher, ScanQuery, UserMatcher, oldest_unexpired
-from hsim.engine.read_trace import (CursorSeek, MatchRun, MemStoreRead, add_file_counters,
-                                    file_counters, traced_rows)
 from hsim.engine.store_file import StoreFile
 from hsim.errors import DroppedSnapshotError
 from hsim.engine.store_compaction import StoreCompaction
@@ -32,6 +28,7 @@ from hsim.metrics import IOCounters, UncachedReads
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from hsim.engine.read_trace import ReadTrace
     from collections.abc import Callable
     from hsim.config import Config
     from hsim.engine.block_cache import BlockCache
@@ -90,9 +87,8 @@ class Store(StoreCompaction):
         # file durably before the store takes it in (HRegionFileSystem.commitStoreFile), or
         # raises OSError and the store stays as it was.
         self.persist: Callable[[StoreFile], None] | None = None
-        # A list while an `explain` watches this store: reads append what they did, as the
-        # named entries of hsim.engine.read_trace
-        self.trace: list | None = None
+        # The observer its reads call while an `explain` watches this store (None otherwise)
+        self.observer: ReadTrace | None = None
 
     # --- settings -------------------------------------------------------------------------------
     @property
@@ -146,15 +142,14 @@ class Store(StoreCompaction):
         .RowRun). A row that runs past a block is then read with the filter inside the loop:
         the store feeds the run what the matcher returns, stops or seeks as it answers, and
         returns []; a row read whole is returned, for the caller to filter."""
-        trace = self.trace
+        obs = self.observer
         if not query.cache_blocks:
             io = UncachedReads(io)
         tr_min, tr_max = query.time_range
         use_memstore = self._memstore_passes(tr_min, tr_max)
         cells = self.memstore.row_cells(row) if use_memstore else []
-        if trace is not None:
-            mark = len(trace)
-            trace.append(MemStoreRead(self.name, len(cells) if use_memstore else None))
+        if obs is not None:
+            mark = obs.memstore(self.name, len(cells) if use_memstore else None)
         sources = 1 if cells else 0
         cutoff = self._expired_cutoff(now, query.raw)
         columns = query.columns
@@ -166,7 +161,7 @@ class Store(StoreCompaction):
         raw = query.raw  # raw Gets read their rows whole
         cursors = None  # the files whose row goes on past the block their seek landed on
         for sf in self.files:
-            fio = io if trace is None else file_counters(trace, self.name, sf.name, io)
+            fio = io if obs is None else obs.file(self.name, sf.name, io)
             if not sf.in_row_range(row):
                 fio.files_skipped_key_range += 1
                 continue
@@ -193,29 +188,20 @@ class Store(StoreCompaction):
             cells.sort()
         if cursors is not None:
             matcher = UserMatcher(self.family, query, now)
-            seeks = None if trace is None else []
-            why = None if trace is None else Counter()
-            scanned = io.cells_scanned
             run = None if sink is None else sink()
-            visible = read_row(row, self.name, cells, cursors, matcher, run, why, io, wanted,
-                               seeks)
-            if trace is not None:
-                add_file_counters(trace[mark:], io)
-                trace.append(MatchRun(self.name, io.cells_scanned - scanned, visible, why))
-                trace.extend(CursorSeek(self.name, *s) for s in seeks)
+            if obs is None:
+                visible = read_row(row, self.name, cells, cursors, matcher, run, None, io, wanted)
+            else:
+                visible = obs.cursor_read(mark, row, self.name, cells, cursors, matcher, run, io,
+                                          wanted)
             return visible if sink is None else []
-        if trace is not None:
-            add_file_counters(trace[mark:], io)
+        if obs is not None:
+            obs.files_done(mark, io)
         io.cells_scanned += len(cells)
         if not cells:
             return cells
-        if trace is None:
-            visible = UserMatcher(self.family, query, now).match(cells)
-        else:
-            why = Counter()
-            visible = UserMatcher(self.family, query, now).match(cells, why)
-            trace.append(MatchRun(self.name, len(cells), visible, why))
-        return visible
+        match = UserMatcher(self.family, query, now).match
+        return match(cells) if obs is None else obs.match(self.name, cells, match)
 
     def scan(self, start_row: bytes | None, stop_row: bytes | None, query: ScanQuery, now: int,
              io: IOCounters, reversed: bool = False, read_point: int | None = None,
@@ -239,14 +225,13 @@ class Store(StoreCompaction):
             lo, hi = stop_row, start_row
         else:
             lo, hi = start_row, stop_row
-        trace = self.trace
-        if trace is not None:
-            mark = len(trace)
-            trace.append(MemStoreRead(self.name, 0 if use_memstore else None))
+        obs = self.observer
+        if obs is not None:
+            mark = obs.memstore(self.name, 0 if use_memstore else None)
         reseek = cursors is not None and None in cursors  # reopened: skips counted then
         chosen = []
         for sf in self.files if files is None else files:
-            fio = io if trace is None else file_counters(trace, self.name, sf.name, io)
+            fio = io if obs is None else obs.file(self.name, sf.name, io)
             if not sf.overlaps(lo, None if hi is None else hi + (b"\x00" if reversed else b"")):
                 fio.files_skipped_key_range += not reseek
             elif not sf.passes_time_range(tr_min, tr_max, cutoff):
@@ -275,8 +260,8 @@ class Store(StoreCompaction):
             rows = scanner.rows_forward(sources, stop_row)
         if read_point is not None:
             rows = _as_of(rows, -read_point)
-        if trace is not None:
-            yield from traced_rows(rows, match, io, trace, mark, self.name)
+        if obs is not None:
+            yield from obs.rows(rows, match, io, mark, self.name)
             return
         for row, cells in rows:
             io.cells_scanned += len(cells)

@@ -100,8 +100,8 @@ class StoreFile:
         """passesTimerangeFilter: the file's [minTs, maxTs] meets [tr_min, tr_max) and is not
         wholly older than the TTL cutoff."""
         r = self.reader
-        return r.min_timestamp < tr_max and r.max_timestamp >= tr_min and \
-            r.max_timestamp >= expired_cutoff
+        return (r.min_timestamp < tr_max and r.max_timestamp >= tr_min
+                and r.max_timestamp >= expired_cutoff)
 
     # --- reads ------------------------------------------------------------------------------------
     def get_row(self, row: bytes, io, columns=None) -> list:

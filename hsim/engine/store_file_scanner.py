@@ -15,6 +15,12 @@ from bisect import bisect_left
 
 from hsim.engine.block_index import first_on_row, search_key
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from hsim.engine.hfile_reader import HFileReader
+    from hsim.metrics import IOCounters
+
 
 class RowCursor:
     """One store file's cells of one row, read a data block at a time as the store scanner asks
@@ -22,13 +28,14 @@ class RowCursor:
 
     __slots__ = ("reader", "row", "io", "i", "held", "more", "name", "rowcol", "decoded")
 
-    def __init__(self, reader, row: bytes, io, name: str, wanted: list | None = None):
+    def __init__(self, reader: HFileReader, row: bytes, io: IOCounters, name: str,
+                 wanted: list | None = None):
         """Seek to the row's first block (the block the index gives for its first key). A Get
         of explicit columns (`wanted`, sorted) seeks lazily (StoreFileScanner.requestSeek):
         to the row's start only when the file may hold a family marker for the row
         (`may_delete_family`), else straight to the first wanted column the file may hold;
         it reads blocks decoded (HFileReader.row_part), as it bisects them column by column."""
-        self.reader = reader
+        self.reader: HFileReader = reader
         self.row = row
         self.io = io
         self.name = name  # the store file's name (what explain shows a seek of)
@@ -41,8 +48,8 @@ class RowCursor:
         self.decoded = True
         bloom = reader.bloom
         # one column: the file's bloom test already probed it
-        self.rowcol = bloom if len(wanted) > 1 and bloom is not None \
-            and bloom.bloom_type == "ROWCOL" else None
+        self.rowcol = (bloom if len(wanted) > 1 and bloom is not None
+                       and bloom.bloom_type == "ROWCOL" else None)
         key = None
         if wanted[0] and not reader.may_delete_family(row, io):
             key = self._column_key(wanted, 0)

@@ -22,11 +22,16 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from hsim.engine.store_file_scanner import RowCursor
+
 _DONE = "done"  # hsim.filters.apply.DONE (the engine does not import the filters)
 _NEXT_WANTED = "matcher: next wanted column"
 
 
-def read_row(row: bytes, family: bytes, static: list, cursors: list, matcher, sink, why,
+def read_row(row: bytes, family: bytes, static: list, cursors: list[RowCursor], matcher, sink, why,
              io, wanted: list | None = None, seeks: list | None = None) -> list:
     """The matched cells of `row`, also fed, part by part, to `sink` when given (a
     hsim.filters.apply.RowRun, whose answers stop or seek the read). `static`: cells already

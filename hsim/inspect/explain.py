@@ -1,9 +1,10 @@
 """`explain get` and `explain scan`: run one read and show why its answer is what it is.
 
 The read runs for real (through the client, so the block cache and counters see it) while each
-store it touches records what it did (Store.trace): whether the MemStore was read, every store
-file read or skipped and why (key range, time range or TTL, bloom filter), how many blocks each
-file read from "disk" and how many came from the block cache, and the cells the query matcher
+store it touches calls an observer (a ReadTrace as Store.observer) that records what the read
+did: whether the MemStore was read, every store file read or skipped and why (key range, time
+range or TTL, bloom filter), how many blocks each file read from "disk" and how many came from
+the block cache, and the cells the query matcher
 saw and kept, and, tallied by the matcher itself as it decided, the rule that dropped each
 other cell (markers, TTL, deletes, time range, columns, versions): the reasons come from the
 code that makes the read's answer, so they cannot disagree with it.
@@ -18,7 +19,7 @@ from hsim.client import requests as rq
 from hsim.client import validation as v
 from hsim.engine.query_matcher import (CELL_EXPIRED, COLUMN, DELETED, EXPIRED, MARKER,
                                        OVERWRITTEN, TIME_RANGE, VERSIONS)
-from hsim.engine.read_trace import CursorSeek, FileRead, MemStoreRead
+from hsim.engine.read_trace import CursorSeek, FileRead, MemStoreRead, ReadTrace
 from hsim.inspect.render import html_lines, html_table, key_text, text_table, time_text
 from hsim.metrics import IOCounters, describe
 
@@ -143,20 +144,21 @@ def _key_text(key: tuple) -> str:
 
 # --- running a traced read ------------------------------------------------------------------
 def _watch(regions) -> dict:
-    """Give every store of each region one shared trace list (so a region's families stay in
-    order); returns region -> list."""
+    """Give every store of each region one shared observer (so a region's families stay in
+    order); returns region -> its entries."""
     traces = {}
     for r in regions:
-        t = traces[r] = []
+        observer = ReadTrace()
+        traces[r] = observer.entries
         for s in r.stores.values():
-            s.trace = t
+            s.observer = observer
     return traces
 
 
 def _unwatch(regions) -> None:
     for r in regions:
         for s in r.stores.values():
-            s.trace = None
+            s.observer = None
 
 
 def _file_decision(fio: IOCounters, sf, tr, mode: str) -> str:

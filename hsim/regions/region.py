@@ -170,8 +170,8 @@ class Region(RegionReads):
         them: plain tuples of a Cell's fields). Everything is checked while the cells are built,
         before anything is applied; the WAL edit is appended (and synced, as `durability` asks)
         before the MemStore sees the cells."""
-        if not row or len(row) > MAX_ROW_LENGTH or row < self.start_key or \
-                (self.end_key and row >= self.end_key):
+        if (not row or len(row) > MAX_ROW_LENGTH or row < self.start_key
+                or (self.end_key and row >= self.end_key)):
             self.check_row_in_range(row)  # raises the precise error
         stores = self.stores
         seq = self.seq_id + 1
@@ -353,8 +353,8 @@ class Region(RegionReads):
         run now: on cluster time a compaction goes on the server's queue instead
         (hsim.regions.compact_split; a user's at PRIORITY_USER) and counts 0."""
         ran = 0
-        if not (major or user_requested) and not store.needs_compaction(now) and \
-                not store.has_references():
+        if (not (major or user_requested) and not store.needs_compaction(now)
+                and not store.has_references()):
             return 0
         queue = self._compaction_queue()
         if queue is not None:

@@ -14,6 +14,11 @@ from hsim.metrics import IOCounters
 from hsim.regions.scan_metrics import ScanMetrics
 from hsim.rowrange import RowRange
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from hsim.engine.store import Store
+
 _row_of = itemgetter(0)
 
 
@@ -33,7 +38,7 @@ class RegionReads:
             return self._get_filtered(row, queries, now, io, filt, max_versions, limits)
         out = []
         for fam, q in queries.items():
-            s = self.store(fam)
+            s: Store = self.store(fam)
             out.extend(s.get(row, q, now, s.counters.io if io is None else io))
         if limits is not None:
             from hsim.filters.apply import store_limits
@@ -63,7 +68,7 @@ class RegionReads:
             return run
 
         for fam, q in queries.items():
-            s = self.store(fam)
+            s: Store = self.store(fam)
             cells = s.get(row, q, now, s.counters.io if io is None else io, sink)
             if run is None:
                 out.extend(cells)

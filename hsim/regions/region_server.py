@@ -84,7 +84,8 @@ class RegionServer:
         return sum(1 for r in self.regions.values() if r.table.name == table)
 
     # --- requests (RSRpcServices): the only way a client reaches a region ----------------------
-    def mutate(self, region, row: bytes, entries: list, now: int, durability: int = 0) -> list:
+    def mutate(self, region: Region, row: bytes, entries: list, now: int,
+               durability: int = 0) -> list:
         """One row mutation (a Mutate RPC: Put, Delete, mutateRow): applied by the region,
         counted here."""
         region, now, blocked = self.check_resources(region, row, now)
@@ -102,7 +103,7 @@ class RegionServer:
             self.check_global_memstore(region)
         return cells
 
-    def check_resources(self, region, row: bytes, now: int) -> tuple:
+    def check_resources(self, region: Region, row: bytes, now: int) -> tuple[Region, int, int]:
         """HRegion.checkResources: the one gate every mutation passes before it touches its
         region (batchMutate, mutateRow, increment, append, checkAndMutate all call it first).
         Compactions done by `now` land; an update to a region whose MemStore is past its
@@ -205,7 +206,7 @@ class RegionServer:
             if self.memstore_heap > self.config.global_memstore_size:
                 self.check_global_memstore(region)
 
-    def get(self, region, row: bytes, queries, now: int, io=None, filt=None,
+    def get(self, region: Region, row: bytes, queries, now: int, io=None, filt=None,
             max_versions: int = 1, limits: tuple | None = None) -> list:
         """One Get RPC: the region reads, the server counts one read request (and a filtered
         one when the region's filter or per-family limits dropped the row)."""
@@ -228,7 +229,7 @@ class RegionServer:
         self.filtered_read_requests += region.filtered_read_requests - filtered
         return cells
 
-    def open_scanner(self, region, *args, **options):
+    def open_scanner(self, region: Region, *args, **options):
         """A RegionScanner on one of this server's regions (the openScanner RPC's first half;
         `scan` returns its batches)."""
         from hsim.regions.region_scanner import RegionScanner

@@ -172,7 +172,7 @@ def test_every_index_entry_lands_on_its_block():
             prev_last = [c for c in cells if c < first][-1]
             assert key > prev_last[:5]
             assert key == get_midpoint(prev_last, first)
-        assert r._locate(key, IOCounters()) == i
+        assert r.locate(key, IOCounters()) == i
 
 
 def test_three_level_index():

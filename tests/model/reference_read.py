@@ -66,7 +66,7 @@ def _seek_row(reader, row, io):
     if not n:
         return
     key = first_on_row(row)
-    i = reader._locate(key, io)
+    i = reader.locate(key, io)
     while True:
         block = reader._fetch_block(i, io)
         if type(block) is not list:  # a SeekableBlock or an encoded block
@@ -94,7 +94,7 @@ def _seek_columns(reader, row, qualifiers, io):
         return []
     block = reader._data_block
     key = first_on_row(row)
-    i = reader._locate(key, io)
+    i = reader.locate(key, io)
     cells = block(i, io)
     pos = bisect_left(cells, key)
     family = cells[0][1]
@@ -108,7 +108,7 @@ def _seek_columns(reader, row, qualifiers, io):
         if cells[-1] < target:
             if i + 1 >= n:
                 break
-            i = reader._locate(search_key(target), io)
+            i = reader.locate(search_key(target), io)
             cells = block(i, io)
         pos = bisect_left(cells, target)
         while True:

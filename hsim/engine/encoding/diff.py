@@ -13,11 +13,8 @@ from __future__ import annotations
 
 from hsim.cell import SHORT
 from hsim.engine.encoding.buffered import BufferedEncoder
-from hsim.engine.encoding.data_block_encoder import (
-    compressed_int,
-    flat_key_common_prefix,
-    read_lengths,
-)
+from hsim.engine.encoding.data_block_encoder import (compressed_int, flat_key_common_prefix,
+                                                     read_lengths)
 
 FLAG_SAME_KEY_LENGTH = 1
 FLAG_SAME_VALUE_LENGTH = 1 << 1
@@ -88,12 +85,7 @@ class DiffKeyDeltaEncoder(BufferedEncoder):
             out.append(compressed_int(klen))
         if not flag & FLAG_SAME_VALUE_LENGTH:
             out.append(compressed_int(vlen))
-        out.append(compressed_int(common))
-        if common < rlen + 2:
-            out.append((SHORT.pack(rlen) + row)[common:])
-            out.append(qual)
-        else:
-            out.append(qual[common - rlen - 3 - flen:])
+        append_row_qualifier(out, common, row, qual, flen)
         out.append((t & 0xFFFFFFFFFFFFFFFF).to_bytes(8, "little")[:n])
         if not flag & FLAG_SAME_TYPE:
             out.append(bytes((code,)))
@@ -130,6 +122,19 @@ class DiffKeyDeltaEncoder(BufferedEncoder):
         value = bytes(buf[pos:pos + vlen])
         state.update(row=row, qual=qual, ts=ts, type=code, klen=klen, vlen=vlen)
         return row, fam, qual, ts, code, value, pos + vlen
+
+
+def append_row_qualifier(out: list, common: int, row: bytes, qual: bytes, flen: int) -> None:
+    """`compressedInt(common)`, then the row (with its length) from flat-key byte `common` and
+    the qualifier, or the qualifier past its common part when the row is shared: the key's
+    parts as DIFF and FAST_DIFF write them (`rebuild_row_qualifier` reads them back)."""
+    out.append(compressed_int(common))
+    rlen = len(row)
+    if common < rlen + 2:
+        out.append((SHORT.pack(rlen) + row)[common:])
+        out.append(qual)
+    else:
+        out.append(qual[common - rlen - 3 - flen:])
 
 
 def rebuild_row_qualifier(buf, pos, common, klen, prev_row, prev_qual, flen):

@@ -13,13 +13,9 @@ from __future__ import annotations
 
 from hsim.cell import SHORT, TIMESTAMP_TYPE
 from hsim.engine.encoding.buffered import BufferedEncoder
-from hsim.engine.encoding.data_block_encoder import (
-    common_prefix,
-    compressed_int,
-    flat_key_common_prefix,
-    read_lengths,
-)
-from hsim.engine.encoding.diff import rebuild_row_qualifier
+from hsim.engine.encoding.data_block_encoder import (common_prefix, compressed_int,
+                                                     flat_key_common_prefix, read_lengths)
+from hsim.engine.encoding.diff import append_row_qualifier, rebuild_row_qualifier
 
 MASK_TIMESTAMP_LENGTH = 7
 FLAG_SAME_KEY_LENGTH = 1 << 3
@@ -67,12 +63,7 @@ class FastDiffDeltaEncoder(BufferedEncoder):
             out.append(compressed_int(klen))
         if not same_vlen:
             out.append(compressed_int(vlen))
-        out.append(compressed_int(common))
-        if common < rlen + 2:
-            out.append((SHORT.pack(rlen) + row)[common:])
-            out.append(qual)
-        else:
-            out.append(qual[common - rlen - 3 - flen:])
+        append_row_qualifier(out, common, row, qual, flen)
         out.append(tstype[flag & MASK_TIMESTAMP_LENGTH:8])
         if not flag & FLAG_SAME_TYPE:
             out.append(tstype[8:])
