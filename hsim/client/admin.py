@@ -374,6 +374,8 @@ class Admin(AdminLifecycle):
         (docs/bulk-load.md)."""
         from hsim.client.bulk_load import bulk_load
 
+        if not isinstance(directory, (str, bytes, os.PathLike)):
+            raise v.type_error("directory", "a path", directory)
         with self.cluster.lock:
             return bulk_load(self.master, _name(name), os.fspath(directory),
                              self.cluster.clock.now())

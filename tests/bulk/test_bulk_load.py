@@ -250,3 +250,12 @@ def test_the_bulk_load_marker_is_skipped_on_replay(tmp_path):
     assert report.edits_replayed == 0 and report.regions
     assert _snapshot(c2) == want
     c2.close()
+
+
+def test_a_directory_that_is_no_path_is_refused_and_changes_nothing():
+    c = _cluster()
+    c.table("t").put(b"r", {b"f:a": b"v"})
+    before = _snapshot(c)
+    with pytest.raises(TypeError, match="directory must be a path, not NoneType"):
+        c.admin.bulk_load("t", None)
+    assert _snapshot(c) == before
