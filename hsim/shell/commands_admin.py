@@ -10,6 +10,7 @@ nothing else."""
 
 from __future__ import annotations
 
+from hsim.shell.values import flatten
 from hsim.shell.args import name_text, ruby_class
 from hsim.shell.parser import to_text
 from hsim.shell.registry import SWITCH_ONLY, ShellArgumentError, command
@@ -253,7 +254,7 @@ true, or the servers it could not clear, and returns those.
 """)
 def clear_deadservers(sh, *servers):
     dead = sh.cluster.master.dead_servers
-    names = [name_text(s) for s in _flatten(servers) if s is not None] or list(dead)
+    names = [name_text(s) for s in flatten(servers) if s is not None] or list(dead)
     failed = []
     for name in names:
         if name in dead:
@@ -271,11 +272,6 @@ def clear_deadservers(sh, *servers):
     return failed
 
 
-def _flatten(values) -> list:
-    out = []
-    for v in values:
-        out.extend(_flatten(v) if isinstance(v, list) else [v])
-    return out
 
 
 @command("is_in_maintenance_mode", "tools", """

@@ -8,6 +8,7 @@ import re
 from hsim.bytes import to_bytes_binary
 from hsim.errors import DoNotRetryError, HsimError
 from hsim.schema import ColumnFamily
+from hsim.shell.values import flatten
 from hsim.shell.args import (java_int, name_text, ruby_class)
 from hsim.shell.parser import ruby_inspect, to_bytes, to_text
 from hsim.shell.registry import ShellArgumentError, command
@@ -60,7 +61,7 @@ def create(sh, table, *args):
     attrs = TableAttributes()
     flat = []
     for a in args:
-        flat.extend(_flatten(a))
+        flat.extend(x for x in flatten([a]) if x is not None)
     for arg in flat:
         if not isinstance(arg, (str, dict)):
             raise ShellArgumentError(
@@ -115,12 +116,6 @@ def create(sh, table, *args):
     return TableRef(name)
 
 
-def _flatten(v):
-    if isinstance(v, list):
-        for x in v:
-            yield from _flatten(x)
-    elif v is not None:
-        yield v
 
 
 # --- alter ----------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 
 from hsim.errors import TableNotFoundError
+from hsim.shell.values import flatten
 from hsim.shell.args import name_text
 from hsim.shell.registry import ShellArgumentError, command
 
@@ -24,7 +25,7 @@ until a compaction rewrites them.
   hbase> merge_region ['ENCODED_REGIONNAME', 'ENCODED_REGIONNAME', 'ENCODED_REGIONNAME']
 """)
 def merge_region(sh, *args):
-    names = _flatten(args)
+    names = flatten(args)
     force = False
     if len(names) > 2 and isinstance(names[-1], bool):
         force = names.pop()
@@ -130,8 +131,3 @@ def get_balancer_decisions(sh, args=None):
     return out
 
 
-def _flatten(values) -> list:
-    out = []
-    for v in values:
-        out.extend(_flatten(v) if isinstance(v, list) else [v])
-    return out

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from hsim.shell import nodes
 from hsim.shell.registry import arity_error
-from hsim.shell.values import (RubyError, arith, inspect_for_error, ruby_class, ruby_inspect,
-                               ruby_to_s)
+from hsim.shell.values import (RubyError, arith, flatten, inspect_for_error, ruby_class,
+                               ruby_inspect, ruby_to_s)
 
 
 class StopSession(Exception):
@@ -219,13 +219,6 @@ def _join(v, sep=""):
     return sep.join(ruby_to_s(x) if not isinstance(x, list) else _join(x, sep) for x in v)
 
 
-def _flatten(v):
-    out = []
-    for x in v:
-        out.extend(_flatten(x) if isinstance(x, list) else [x])
-    return out
-
-
 def _compare_all(v, pick):
     try:
         return pick(v) if v else None
@@ -277,7 +270,7 @@ _ARRAY = {
     "last": lambda v: v[-1] if v else None,
     "include?": lambda v, x: x in v, "sort": _sorted, "reverse": lambda v: v[::-1],
     "uniq": lambda v: [x for i, x in enumerate(v) if x not in v[:i]],
-    "flatten": _flatten, "compact": lambda v: [x for x in v if x is not None],
+    "flatten": flatten, "compact": lambda v: [x for x in v if x is not None],
     "join": _join, "to_a": lambda v: list(v), "min": lambda v: _compare_all(v, min),
     "max": lambda v: _compare_all(v, max), "[]": _index,
 }

@@ -24,6 +24,14 @@ def ruby_class(v) -> str:
             dict: "Hash"}.get(type(v), getattr(v, "ruby_class", type(v).__name__))
 
 
+def flatten(values: list) -> list:
+    """Ruby's Array#flatten: nested lists (the shell's arrays) to one level."""
+    out = []
+    for x in values:
+        out.extend(flatten(x) if isinstance(x, list) else [x])
+    return out
+
+
 def ruby_to_s(v) -> str:
     """Ruby's `to_s` (nil.to_s is "", an Array's or Hash's is its inspect)."""
     if v is None:
