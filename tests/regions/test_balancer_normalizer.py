@@ -39,6 +39,32 @@ def test_double_array_cost_is_hbases():
     assert balancer.scale(0, 4, 2) == 0.5 and balancer.scale(0, 4, 0) == 0.0
 
 
+def test_costs_kept_per_move_equal_costs_computed_afresh():
+    """The walk's Spread costs, updated per move, against array_cost over the state as it
+    stands: the fast path and the rule agree after every move and undo."""
+    import random
+
+    rng = random.Random(3)
+    regions, servers = 40, 5
+    figures = [[rng.random() * 50, rng.random() * 50, 0.0, rng.random() * 9]
+               for _ in range(regions)]
+    cs = balancer.ClusterState([f"s{i}" for i in range(servers)],
+                               [f"r{i}" for i in range(regions)],
+                               [i % 3 for i in range(regions)], figures)
+    cs.assign([rng.randrange(servers) for _ in range(regions)])
+    for _ in range(300):
+        cs.move(rng.randrange(regions), rng.randrange(servers))
+        counts = [len(p) for p in cs.per_server]
+        assert cs.costs()[0] == pytest.approx(balancer.array_cost(counts), abs=1e-9)
+        for t, spread in enumerate(cs.tables):
+            per = [sum(1 for r in p if cs.table_of[r] == t) for p in cs.per_server]
+            assert spread.cost() == pytest.approx(balancer.array_cost(per), abs=1e-9)
+        for k, spread in cs.loads:
+            sums = [sum(figures[r][k] for r in p) for p in cs.per_server]
+            assert spread.cost() == pytest.approx(balancer.array_cost(sums), abs=1e-9)
+        assert cs.total() == pytest.approx(balancer.total(cs.costs()), abs=1e-9)
+
+
 def test_the_plan_on_a_hand_checked_case_is_hbases():
     """Two servers, one table of four regions, all on the first (the second started late).
 
