@@ -94,11 +94,6 @@ class ScanInterleaving(RuleBasedStateMachine):
             self.scan["exact"] = False
             self.scan["reopen"] = "pending"
 
-    def _range_of(self, fetched) -> RowRange:
-        """The key range of the region that holds the rows after (before, reversed) the
-        scan's last fetched row."""
-        return self._region_range(fetched[-1][0][0])
-
     def _current_range(self) -> RowRange:
         """The key range of the region the open scan is reading (or will read first)."""
         s = self.scan
@@ -110,6 +105,7 @@ class ScanInterleaving(RuleBasedStateMachine):
         return self._region_range(row)
 
     def _region_range(self, row) -> RowRange:
+        """The key range of the region that holds `row` (None: the last region)."""
         for r in self.cluster.admin.regions("t"):
             keys = RowRange.half_open(r.start_key, r.end_key)
             if (row is None and not r.end_key) or (row is not None and keys.contains(row)):
@@ -161,7 +157,7 @@ class ScanInterleaving(RuleBasedStateMachine):
         fetched = s["got"] or s["expected"][:1]
         if not s["got"] and fetched and not drain:
             return  # this read hands out the buffered first row; the next one reopens
-        keys = self._range_of(fetched) if fetched else self._current_range()
+        keys = self._region_range(fetched[-1][0][0]) if fetched else self._current_range()
         now = [view(r) for r in self.table.scan(**s["args"])]
         if fetched:
             last = fetched[-1][0][0]
