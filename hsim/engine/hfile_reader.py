@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from itertools import islice
+from os.path import commonprefix
 
 from hsim.cell import LATEST_TIMESTAMP, Cell, from_fields
 from hsim.config import Config
 from hsim.engine import block as blk
 from hsim.engine.block import HEADER_SIZE, read_block, read_header
 from hsim.engine.block_seek import SeekableBlock
-from hsim.engine.hfile_blooms import BloomChecks
 from hsim.engine.hfile_inspection import HFileInspection
 from hsim.engine.block_index import (
     first_on_row,
@@ -50,7 +50,7 @@ if TYPE_CHECKING:  # what the annotations name; not imported at run time
 _NEG_LATEST = -LATEST_TIMESTAMP
 
 
-class HFileReader(BloomChecks, HFileInspection):
+class HFileReader(HFileInspection):
     """Reads one HFile's bytes. The physical figures, all measured on the bytes:
 
     - `size`: the whole file; `data_size`: data blocks on disk (headers, compressed bodies,
@@ -187,7 +187,7 @@ class HFileReader(BloomChecks, HFileInspection):
     def _fetch_block(self, i: int, io):
         """Data block i through the cache: a decoded list of cells, or a SeekableBlock when
         the cells' offsets are known (decoded only when a scan needs them all)."""
-        cache = self._data_cache
+        cache: BlockCache | None = self._data_cache
         io.block_bytes_scanned += self._uncompressed[i]
         if cache is not None:
             key = (self.name, self._offsets[i])
@@ -222,7 +222,7 @@ class HFileReader(BloomChecks, HFileInspection):
         block) and prefetch-on-open (HFilePreadReader's prefetch task, which reads with
         updateCacheMetrics off). Index means the leaf and intermediate blocks (the root is
         held by the reader); blooms, the general and delete-family bloom chunks."""
-        cache = self._cache
+        cache: BlockCache | None = self._cache
         if cache is None:
             return
         if data:
@@ -246,7 +246,8 @@ class HFileReader(BloomChecks, HFileInspection):
             self._cache.put((self.name, offset), decode(body), HEADER_SIZE + len(body),
                             self._in_memory)
 
-    def _data_block(self, i: int, io) -> list:
+    def data_block(self, i: int, io) -> list:
+        """Data block i's cells, decoded whole (and cached so), through the cache."""
         value = self._fetch_block(i, io)
         if type(value) is not list:
             cells = value.cells()
@@ -267,7 +268,7 @@ class HFileReader(BloomChecks, HFileInspection):
 
     def _cached_block(self, offset: int, io, decode):
         """An index or bloom block: always cached (when there is a cache), as HBase does."""
-        cache = self._cache
+        cache: BlockCache | None = self._cache
         key = (self.name, offset)
         if cache is not None:
             value = cache.get(key)
@@ -311,7 +312,7 @@ class HFileReader(BloomChecks, HFileInspection):
         n = len(self._offsets)
         if not n:
             return
-        block = self._data_block
+        block = self.data_block
         if start is None:
             i = 0
         else:
@@ -368,7 +369,7 @@ class HFileReader(BloomChecks, HFileInspection):
         whether they run to the block's end (the row may go on in the next block).
         `decoded`: decode the block whole (and cache it so) rather than binary-search its
         bytes: for reads that seek in it more than once (explicit columns)."""
-        block = self._data_block(i, io) if decoded else self._fetch_block(i, io)
+        block = self.data_block(i, io) if decoded else self._fetch_block(i, io)
         if type(block) is not list:
             cells, to_end = block.row_cells(row)
             if key is not None and cells and cells[0] < key:
@@ -398,59 +399,68 @@ class HFileReader(BloomChecks, HFileInspection):
             return self.may_hold_column(row, b"", io)
         return self.passes_delete_family_bloom(row, io)
 
-    def scan_reversed_rows(self, start_row: bytes | None, stop_row: bytes | None, io,
-                           cursor: list | None = None):
-        """(row, cells ascending) for rows in descending order, start_row inclusive, stop_row
-        exclusive (None: from the last row / down to the first). `cursor` ([block number, its
-        cells], updated as the scan moves back) makes a later scan from a row below a seek
-        inside the block held when the row is there (a reversed filter hint), with no index
-        lookup and no block fetch."""
-        n = len(self._offsets)
-        if not n:
-            return
-        block = self._data_block
-        if start_row is None:
-            i = n - 1
-            cells = block(i, io)
-            pos = len(cells)
+    # --- bloom checks (StoreFileReader.passesBloomFilter and its kinds) ----------------------
+    # A no lets a Get or a scan skip the file without reading a data block; the blooms loaded
+    # on open fetch their chunks through the block cache.
+
+    def passes_bloom(self, row: bytes, qualifier: bytes | None, io) -> bool:
+        """StoreFileReader.passesGeneralRowBloomFilter / passesGeneralRowColBloomFilter.
+
+        A ROWCOL probe of one column also probes the row's empty qualifier (checkGeneralBloomFilter:
+        a row delete is a DeleteFamily marker with an empty qualifier, which the (row, column)
+        key would miss). Each probe looks in the chunk its own key falls in; probe keys and
+        chunk keys are first-on-row-col keys with an empty family, as HBase builds them."""
+        bloom = self.bloom
+        if bloom is None:
+            return True
+        io.bloom_checks += 1
+        if bloom.bloom_type == "ROWCOL":
+            if qualifier is None:
+                io.bloom_checks -= 1  # multi-column reads: HBase checks blooms at seek time
+                return True
+            if (self._in_chunk(bloom, (row, b"", qualifier, _NEG_LATEST, -255),
+                               rowcol_key(row, qualifier), io)
+                    or self._in_chunk(bloom, (row, b"", b"", _NEG_LATEST, -255),
+                                      rowcol_key(row, b""), io)):
+                return True
         else:
-            key = first_on_row(start_row + b"\x00")  # the first key after start_row
-            held = None if cursor is None else cursor[1]
-            if held is not None and held[0] < key <= held[-1]:
-                i, cells = cursor[0], held
-            else:
-                i = self.locate(key, io)
-                cells = block(i, io)
-            pos = bisect_left(cells, key)
-        if cursor is not None:
-            cursor[0], cursor[1] = i, cells
-        cur_row = None
-        acc: list = []
-        while True:
-            while pos > 0:
-                pos -= 1
-                c = cells[pos]
-                r = c[0]
-                if r == cur_row:
-                    acc.append(c)
-                    continue
-                if acc:
-                    acc.reverse()
-                    yield cur_row, acc
-                if stop_row is not None and r <= stop_row:
-                    return
-                cur_row = r
-                acc = [c]
-            i -= 1
-            if i < 0:
-                break
-            cells = block(i, io)
-            pos = len(cells)
-            if cursor is not None:
-                cursor[0], cursor[1] = i, cells
-        if acc:
-            acc.reverse()
-            yield cur_row, acc
+            key = row if self.bloom_prefix_length is None else row[: self.bloom_prefix_length]
+            if self._in_chunk(bloom, key, key, io):
+                return True
+        io.bloom_negatives += 1
+        return False
+
+    def passes_prefix_bloom(self, start_row: bytes | None, stop_row: bytes | None, io) -> bool:
+        """StoreFileReader.passesGeneralRowPrefixBloomFilter for a scan: a ROWPREFIX_FIXED_LENGTH
+        bloom is asked for the start row's prefix when the start and stop rows share at least
+        the prefix length; any other scan (or bloom) passes."""
+        p = self.bloom_prefix_length
+        if p is None or self.bloom is None or not start_row or not stop_row:
+            return True
+        if len(commonprefix((start_row, stop_row))) < p:
+            return True
+        return self.passes_bloom(start_row[:p], None, io)
+
+    def _in_chunk(self, bloom: CompoundBloomMeta, chunk_key, hash_key: bytes, io) -> bool:
+        """CompoundBloomFilter.contains: the chunk whose first key is the last <= chunk_key."""
+        i = bisect_right(bloom.first_keys, chunk_key) - 1
+        io.bloom_probes += 1
+        return i >= 0 and hash_key in self._bloom_chunk(bloom, i, io)
+
+    def passes_delete_family_bloom(self, row: bytes, io) -> bool:
+        """StoreFileReader.passesDeleteFamilyBloomFilter: may `row` have a DeleteFamily here?
+        HBase asks it in StoreFileScanner's lazy seeks: an explicit-column Get reads the row's
+        first block (its family markers) only when it answers yes (`may_delete_family`)."""
+        if self.delete_family_count == 0:
+            return False
+        bloom = self.delete_family_bloom
+        if bloom is None:
+            return True
+        i = bisect_right(bloom.first_keys, row) - 1
+        return i >= 0 and row in self._bloom_chunk(bloom, i, io)
+
+    def _bloom_chunk(self, bloom: CompoundBloomMeta, i: int, io):
+        return self._cached_block(bloom.offsets[i], io, bloom.chunk_filter)
 
     def mid_key(self) -> Cell | None:
         """HFileBlockIndex midkey(): the middle root entry, or leaf entry (N-1)/2 of a

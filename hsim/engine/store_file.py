@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from hsim.engine.store_file_scanner import RowCursor
+from hsim.engine.store_file_scanner import RowCursor, reversed_rows
 from hsim.rowrange import RowRange
 
 from typing import TYPE_CHECKING
@@ -37,7 +37,7 @@ class StoreFile:
         self.reader: HFileReader = reader  # the file's bytes, shared by its references
         self.lo = lo  # a reference covers rows [lo, hi); None = unbounded
         self.hi = hi
-        self.rows = RowRange.half_open(lo, hi)  # the rows this file (or half) holds
+        self.rows: RowRange = RowRange.half_open(lo, hi)  # the rows this file (or half) holds
         self.is_reference = lo is not None or hi is not None
         self.name = name or reader.name
         self.size = reader.size
@@ -145,7 +145,7 @@ class StoreFile:
         """Rows descending from start_row (inclusive) down to stop_row (exclusive), within the
         rows this file holds (a top half keeps its split row: its lower bound is inclusive).
         `cursor`: as for `scan`, the block held from an earlier opening (a seek back)."""
-        rows = self.reader.scan_reversed_rows(start_row, stop_row, io, cursor)
+        rows = reversed_rows(self.reader, start_row, stop_row, io, cursor)
         if not self.is_reference:
             return rows
         return self.rows.clip(rows, reversed=True)

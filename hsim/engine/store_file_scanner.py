@@ -7,6 +7,7 @@ column or the row reseeks or stops, so the blocks past the seek are never read
 nothing, a key further on goes through the block index). The cursor holds the row's cells of
 the block it is on (`held`, the ones not consumed yet) and whether the row may go on in the
 next block (`more`); `hsim.engine.store_scanner` merges cursors and asks them to seek.
+A reversed scan reads a file's rows backwards a block at a time (`reversed_rows`).
 """
 
 from __future__ import annotations
@@ -100,7 +101,7 @@ class RowCursor:
     def advance(self, key: tuple | None) -> int:
         """Move to the next block, or, seeking to `key`, to the block the index gives for it
         when that one lies further on (a reseek through the index). Returns blocks skipped."""
-        r = self.reader
+        r: HFileReader = self.reader
         i = self.i + 1
         skipped = 0
         if key is not None:
@@ -113,3 +114,58 @@ class RowCursor:
         self.i = i
         self.held, self.more = r.row_part(self.row, i, key, self.io, self.decoded)
         return skipped
+
+
+def reversed_rows(reader: HFileReader, start_row: bytes | None, stop_row: bytes | None, io,
+                  cursor: list | None = None):
+    """ReversedStoreFileScanner over one HFile: (row, cells ascending) for rows in descending
+    order, start_row inclusive, stop_row exclusive (None: from the last row / down to the
+    first). `cursor` ([block number, its cells], updated as the scan moves back) makes a
+    later scan from a row below a seek inside the block held when the row is there (a
+    reversed filter hint), with no index lookup and no block fetch."""
+    n = reader.data_block_count
+    if not n:
+        return
+    block = reader.data_block
+    if start_row is None:
+        i = n - 1
+        cells = block(i, io)
+        pos = len(cells)
+    else:
+        key = first_on_row(start_row + b"\x00")  # the first key after start_row
+        held = None if cursor is None else cursor[1]
+        if held is not None and held[0] < key <= held[-1]:
+            i, cells = cursor[0], held
+        else:
+            i = reader.locate(key, io)
+            cells = block(i, io)
+        pos = bisect_left(cells, key)
+    if cursor is not None:
+        cursor[0], cursor[1] = i, cells
+    cur_row = None
+    acc: list = []
+    while True:
+        while pos > 0:
+            pos -= 1
+            c = cells[pos]
+            r = c[0]
+            if r == cur_row:
+                acc.append(c)
+                continue
+            if acc:
+                acc.reverse()
+                yield cur_row, acc
+            if stop_row is not None and r <= stop_row:
+                return
+            cur_row = r
+            acc = [c]
+        i -= 1
+        if i < 0:
+            break
+        cells = block(i, io)
+        pos = len(cells)
+        if cursor is not None:
+            cursor[0], cursor[1] = i, cells
+    if acc:
+        acc.reverse()
+        yield cur_row, acc

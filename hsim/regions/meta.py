@@ -168,7 +168,8 @@ class CatalogServer:
 
 class CatalogRegion(Region):
     """hbase:meta's single region, filled from the region map when built (straight into its
-    MemStore: no WAL, no server, no flush); writes refused."""
+    MemStore: no WAL, no server, no flush). Its server, a CatalogServer, refuses every write
+    before the region sees it."""
 
     def __init__(self, master):
         super().__init__(DESCRIPTOR, b"", b"", 1, master.config)
@@ -183,9 +184,6 @@ class CatalogRegion(Region):
                     self.memstore_heap += store.memstore.add(c)
         # the live server that carries hbase:meta, as a stand-in that keeps no books
         self.server = CatalogServer(master.servers[0])
-
-    def mutate(self, row, entries, now, durability=0):
-        refuse(META_TABLE)
 
 
 def state(master):

@@ -28,7 +28,7 @@ from hsim.errors import (
 )
 from hsim.metrics import IOCounters
 from hsim.regions import flush_policy, split_policy
-from hsim.regions.region_reads import RegionReads
+from hsim.regions.region_scanner import get_filtered
 from hsim.rowrange import RowRange
 
 from typing import TYPE_CHECKING
@@ -36,7 +36,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # what the annotations name; not imported at run time
     from hsim.config import Config
     from hsim.engine.block_cache import BlockCache
+    from hsim.engine.memstore import MemStore
     from hsim.regions.region_server import RegionServer
+    from hsim.regions.wal import WAL
     from hsim.schema import TableDescriptor
 
 log = logging.getLogger("hsim.regions")
@@ -53,7 +55,7 @@ def encode_region_name(table: str, start_key: bytes, region_id: int) -> str:
     return hashlib.md5(f"{table},".encode() + start_key + f",{region_id}".encode()).hexdigest()
 
 
-class Region(RegionReads):
+class Region:
     """One region (HRegion): a row range of one table, its stores (one per family), its
     sequence ids and MVCC read point, its request counters and its split policy. Its
     RegionServer routes requests to it; the Master opens, closes, splits, merges and moves it;
@@ -64,7 +66,7 @@ class Region(RegionReads):
         self.table: TableDescriptor = table  # shared with the master; alter updates it
         self.start_key = start_key  # b"" = from the first row
         self.end_key = end_key  # b"" = to the last row
-        self.keys = RowRange.half_open(start_key, end_key)  # the region's rows, fixed for life
+        self.keys: RowRange = RowRange.half_open(start_key, end_key)  # its rows, fixed for life
         self.region_id = region_id
         self.config: Config = config
         # RegionInfo.encodeRegionName: MD5 of the raw region name bytes; the name as text is
@@ -186,13 +188,16 @@ class Region(RegionReads):
         if server is not None:
             d = effective(durability, self.table.durability)
             if d != SKIP_WAL:
-                server.wal.append(self.encoded_name, seq, now, cells, d)
+                wal: WAL = server.wal
+                wal.append(self.encoded_name, seq, now, cells, d)
         if len(cells) == 1:  # most puts: one cell
-            delta = stores[cells[0][1]].memstore.add(cells[0])
+            memstore: MemStore = stores[cells[0][1]].memstore
+            delta = memstore.add(cells[0])
         else:
             delta = 0
             for c in cells:
-                delta += stores[c[1]].memstore.add(c)
+                memstore = stores[c[1]].memstore
+                delta += memstore.add(c)
         self.memstore_changed(delta)
         self.write_requests += 1
         if self.memstore_heap >= self.flush_size:
@@ -242,6 +247,30 @@ class Region(RegionReads):
         return found[k - 1].timestamp
 
     # --- reads -----------------------------------------------------------------------------------
+    def get(self, row: bytes, queries: dict, now: int, io: IOCounters | None = None,
+            filt=None, max_versions: int = 1, limits: tuple | None = None) -> list:
+        """The row's visible cells across the requested families (family order).
+        `queries` maps family -> ScanQuery (families not named are not read). Reads are counted
+        on each store's own counters, or on `io` when the caller traces one request. `limits`:
+        the per-family (max results, offset) of hsim.filters.apply.store_limits."""
+        self.check_row_in_range(row)
+        self.read_requests += 1
+        if filt is not None:
+            return get_filtered(self, row, queries, now, io, filt, max_versions, limits)
+        out = []
+        for fam, q in queries.items():
+            s: Store = self.store(fam)
+            out.extend(s.get(row, q, now, s.counters.io if io is None else io))
+        if limits is not None:
+            from hsim.filters.apply import store_limits
+
+            kept = store_limits(out, limits)
+        else:
+            return out
+        if out and not kept:
+            self.filtered_read_requests += 1  # RegionScannerImpl: a row the filter dropped
+        return kept
+
     def lowest_unflushed_seq(self) -> int:
         """The oldest sequence id still only in a MemStore (the WAL must keep it); one past
         the region's last when everything is flushed."""

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # what the annotations name; not imported at run time
     from hsim.regions.master import Master
     from hsim.regions.region import Region
+    from hsim.regions.wal import WAL
 
 
 class RegionServer:
@@ -47,7 +48,7 @@ class RegionServer:
         self.retired = StoreCounters()
         from hsim.regions.wal import WAL
 
-        self.wal = WAL(self.name, config, start_code)
+        self.wal: WAL = WAL(self.name, config, start_code)
         self.wal.on_roll = self._after_roll
         # set with a data directory: sink(region, family, store_file) writes a new file before
         # its store takes it in (hsim.storage.data_dir.DataDir.write_store_file)

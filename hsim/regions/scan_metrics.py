@@ -4,8 +4,9 @@ client.metrics.ScanMetrics and ServerSideScanMetrics (`Scan.setScanMetricsEnable
 
 One record carries both halves, as HBase's ScanMetrics extends ServerSideScanMetrics. The
 server-side counts are made where the rows are read: a scan batch passes the record down to
-`Region.scan`, which counts each row it examined (ROWS_SCANNED) and each one it did not return
-(ROWS_FILTERED, the region's filteredReadRequestsCount), as RegionScannerImpl does; the region
+`region_rows` (regions/region_scanner.py), which counts each row it examined (ROWS_SCANNED)
+and each one it did not return (ROWS_FILTERED, the region's filteredReadRequestsCount), as
+RegionScannerImpl does; the region
 server adds the data-block bytes the batch touched (BLOCK_BYTES_SCANNED). The client scanner
 counts the rest (client/client_scanner.py). docs/metrics.md says what each one counts in hsim.
 """

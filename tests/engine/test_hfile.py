@@ -18,6 +18,7 @@ from hsim.engine.block import decode_cells, read_block
 from hsim.engine.block_cache import BlockCache
 from hsim.engine.codecs import decompressor
 from hsim.engine.hfile import HFileWriter
+from hsim.engine.store_file_scanner import reversed_rows
 from hsim.engine.trailer import TRAILER_SIZE
 from hsim.metrics import IOCounters
 from hsim.schema import ColumnFamily
@@ -103,7 +104,7 @@ def test_reversed_rows_match_a_filter():
              (b"row000050x", b"row000049"), (None, b"row000118"), (b"a", None),
              (b"zzz", b"row000100"), (b"row000000", None), (b"row000010", b"row000010")]
     for start, stop in cases:
-        assert list(r.scan_reversed_rows(start, stop, IOCounters())) == \
+        assert list(reversed_rows(r, start, stop, IOCounters())) == \
             _reversed_rows(cells, start, stop), (start, stop)
 
 
@@ -179,7 +180,7 @@ def test_empty_file():
     assert r.first_row is None and r.mid_key() is None
     assert list(r.scan(None, IOCounters())) == []
     assert list(r.seek_row(b"x", IOCounters())) == []
-    assert list(r.scan_reversed_rows(None, None, IOCounters())) == []
+    assert list(reversed_rows(r, None, None, IOCounters())) == []
     assert (r.min_timestamp, r.max_timestamp) == ((1 << 63) - 1, -1)
     assert r.earliest_put_ts == LATEST_TIMESTAMP
 

@@ -7,6 +7,7 @@ not cache blocks adds none. (Round trips, codecs and layout: test_hfile.py.)"""
 from hsim.cell import DELETE_COLUMN, Cell, from_fields
 from hsim.config import Config
 from hsim.engine.block_cache import BlockCache
+from hsim.engine.store_file_scanner import reversed_rows
 from hsim.metrics import IOCounters, UncachedReads
 from hsim.schema import ColumnFamily
 
@@ -72,7 +73,7 @@ def test_scan_from_a_key_and_a_reseek_inside_the_held_block():
 def test_reversed_rows_stop_above_the_stop_row():
     cells = make_cells(30, cols=2)
     r = roundtrip(cells, SMALL_BLOCKS)
-    got = list(r.scan_reversed_rows(b"row000020", b"row000017", IOCounters()))
+    got = list(reversed_rows(r, b"row000020", b"row000017", IOCounters()))
     assert [row for row, _ in got] == [b"row000020", b"row000019", b"row000018"]
     assert got[0][1] == [c for c in cells if c[0] == b"row000020"]  # ascending within a row
 

@@ -92,7 +92,7 @@ def _seek_columns(reader, row, qualifiers, io):
     n = reader.data_block_count
     if not n:
         return []
-    block = reader._data_block
+    block = reader.data_block
     key = first_on_row(row)
     i = reader.locate(key, io)
     cells = block(i, io)

@@ -11,6 +11,7 @@ from hsim.config import Config
 from hsim.engine.query_matcher import ScanQuery
 from hsim.errors import InvalidArgumentError, NoSuchColumnFamilyError, WrongRegionError
 from hsim.regions.region import Region, encode_region_name
+from hsim.regions.region_scanner import region_rows
 from hsim.schema import ColumnFamily, TableDescriptor
 
 NOW = 5_000
@@ -122,10 +123,10 @@ def test_scan_is_clipped_to_the_region_and_counts_rows_read():
     r = region(b"b", b"d")
     for row in (b"b", b"c", b"cc"):
         r.mutate(row, [put(b"a", b"x", row)], NOW)
-    rows = list(r.scan(None, None, {b"a": Q}, NOW))
+    rows = list(region_rows(r, None, None, {b"a": Q}, NOW))
     assert [row for row, _ in rows] == [b"b", b"c", b"cc"]
-    assert [row for row, _ in r.scan(b"c", b"cc", {b"a": Q}, NOW)] == [b"c"]
-    back = [row for row, _ in r.scan(b"cc", b"b", {b"a": Q}, NOW, reversed=True)]
+    assert [row for row, _ in region_rows(r, b"c", b"cc", {b"a": Q}, NOW)] == [b"c"]
+    back = [row for row, _ in region_rows(r, b"cc", b"b", {b"a": Q}, NOW, reversed=True)]
     assert back == [b"cc", b"c"]
     assert r.read_requests == 3 + 1 + 2
 
@@ -140,8 +141,8 @@ def test_a_split_gives_each_daughter_its_half_and_closes_the_parent():
         b"", b"c", b"c", b"")
     assert lo.seq_id == hi.seq_id == r.seq_id and lo.region_id == hi.region_id == NOW + 1
     assert lo.has_references() and hi.has_references()
-    assert [row for row, _ in lo.scan(None, None, {b"a": Q}, NOW)] == [b"a", b"b"]
-    assert [row for row, _ in hi.scan(None, None, {b"a": Q}, NOW)] == [b"c", b"d"]
+    assert [row for row, _ in region_rows(lo, None, None, {b"a": Q}, NOW)] == [b"a", b"b"]
+    assert [row for row, _ in region_rows(hi, None, None, {b"a": Q}, NOW)] == [b"c", b"d"]
     with pytest.raises(WrongRegionError):
         lo.get(b"c", {b"a": Q}, NOW)
 
