@@ -58,8 +58,8 @@ def write_block(magic: bytes, body: bytes, compress, prev_offset: int,
     """One block as it lands on disk; returns (block bytes, uncompressed body size)."""
     disk = compress(body)
     data_with_header = HEADER_SIZE + len(disk)
-    n_sums = -(-data_with_header // bytes_per_checksum)
-    header = _HEADER.pack(magic, len(disk) + 4 * n_sums, len(body), prev_offset,
+    header = _HEADER.pack(magic, len(disk) + checksum_bytes(data_with_header, bytes_per_checksum),
+                          len(body), prev_offset,
                           CHECKSUM_CRC32C, bytes_per_checksum, data_with_header)
     head_and_data = header + disk
     sums = b"".join(
