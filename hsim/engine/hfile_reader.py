@@ -6,7 +6,8 @@ every data, leaf/intermediate index and bloom block is fetched through the block
 size), a hit counts cache_hits. What is cached for a data block is its decoded list of cells, or
 an object that finds a row's cells in the block's bytes (its encoding's seeker), accounted at
 its uncompressed size with header: in a data block encoding, the *encoded* size, as HBase's
-cache holds encoded blocks.
+cache holds encoded blocks. The reader also answers the blooms it loaded on open
+(StoreFileReader.passesBloomFilter and its kinds), fetching their chunks the same way.
 """
 
 from __future__ import annotations
