@@ -22,6 +22,7 @@ from __future__ import annotations
 import enum
 import struct
 from collections import namedtuple
+from typing import NamedTuple
 
 from hsim.errors import InvalidArgumentError
 
@@ -287,6 +288,22 @@ def fields(row: bytes, family: bytes, qualifier: bytes, timestamp: int, code: in
            seq_id: int, ttl: int = NO_TTL) -> tuple:
     """A cell as the plain tuple the MemStore holds (Cell.make's fields, not a Cell)."""
     return (row, family, qualifier, -timestamp, -code, -seq_id, value, ttl)
+
+
+class Entry(NamedTuple):
+    """One cell of a row mutation as the client hands it to its region (a cell of HBase's
+    Mutation.familyCellMap), before the region stamps it: `timestamp` None is the request's
+    time (a Delete's None: the column's latest version, HRegion.prepareDeleteTimestamps),
+    `code` a CellType as an int, `ttl` NO_TTL or the cell's TTL in ms. The put path builds
+    plain tuples in this order (a NamedTuple costs a call per cell) and the region unpacks
+    them by these names; an Entry is such a tuple."""
+
+    family: bytes
+    qualifier: bytes
+    timestamp: int | None
+    code: int
+    value: bytes
+    ttl: int
 
 
 def from_fields(values: tuple) -> Cell:

@@ -1,12 +1,14 @@
-"""The entries a mutation hands its region: (family, qualifier, timestamp, type code, value,
-ttl) tuples, the type codes as plain ints, which the WAL and the MemStore's tuples carry."""
+"""The entries a mutation hands its region (hsim.cell.Entry: family, qualifier, timestamp,
+type code, value, ttl), the type codes as plain ints, which the WAL and the MemStore's tuples
+carry."""
 
-from hsim.cell import DELETE, DELETE_COLUMN, DELETE_FAMILY, DELETE_FAMILY_VERSION, NO_TTL, PUT
+from hsim.cell import (DELETE, DELETE_COLUMN, DELETE_FAMILY, DELETE_FAMILY_VERSION, NO_TTL, PUT,
+                       Entry)
 
 PUT_CODE, DELETE_CODE, DELETE_COLUMN_CODE, DELETE_FAMILY_CODE, DELETE_FAMILY_VERSION_CODE = map(
     int, (PUT, DELETE, DELETE_COLUMN, DELETE_FAMILY, DELETE_FAMILY_VERSION))
 
 
-def row_delete(families, ts: int) -> list:
+def row_delete(families, ts: int) -> list[Entry]:
     """A whole-row Delete: a DeleteFamily marker in each family (HBase's Delete of a row)."""
-    return [(f, b"", ts, DELETE_FAMILY_CODE, b"", NO_TTL) for f in families]
+    return [Entry(f, b"", ts, DELETE_FAMILY_CODE, b"", NO_TTL) for f in families]

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # what the annotations name; not imported at run time
     from collections.abc import Iterable, Iterator
-    from hsim.cell import Cell
+    from hsim.cell import Cell, Entry
     from hsim.client.cluster import Cluster
     from hsim.durability import Durability
     from hsim.filters.base import Filter
@@ -71,7 +71,7 @@ class Table(AtomicOperations):
         locator: RegionLocator = self._state().locator
         return locator.locate(row)
 
-    def _apply(self, row: bytes, entries: list, now: int, durability=None) -> list:
+    def _apply(self, row: bytes, entries: list[Entry], now: int, durability=None) -> list:
         """Send one row mutation to its region (atomic across families) at the request's time
         `now`; the region validates everything before applying anything. `durability` is the
         mutation's own (hsim.Durability; None = USE_DEFAULT, the table's)."""

@@ -15,7 +15,7 @@ import logging
 import weakref
 
 from hsim.bytes import to_string_binary
-from hsim.cell import DELETE, LATEST_TIMESTAMP, MAX_ROW_LENGTH, PUT, check_row, fields
+from hsim.cell import DELETE, LATEST_TIMESTAMP, MAX_ROW_LENGTH, PUT, Entry, check_row, fields
 from hsim.configuration_keys import configured
 from hsim.durability import Durability, effective
 from hsim.engine.query_matcher import ScanQuery
@@ -44,10 +44,6 @@ if TYPE_CHECKING:  # what the annotations name; not imported at run time
 log = logging.getLogger("hsim.regions")
 SKIP_WAL = int(Durability.SKIP_WAL)
 _PUT = int(PUT)
-
-# Mutation entries handed to Region.mutate: (family, qualifier, timestamp|None, type code,
-# value, ttl_ms|NO_TTL). A Delete (code 8) with timestamp None is HBase's "delete the latest
-# version", resolved by a Get at write time (HRegion.prepareDeleteTimestamps).
 
 
 def encode_region_name(table: str, start_key: bytes, region_id: int) -> str:
@@ -167,7 +163,7 @@ class Region:
         return self.server.count_table_regions(self.table.name)
 
     # --- writes ----------------------------------------------------------------------------------
-    def mutate(self, row: bytes, entries: list, now: int, durability: int = 0) -> list:
+    def mutate(self, row: bytes, entries: list[Entry], now: int, durability: int = 0) -> list:
         """Apply one row mutation atomically; returns the cells written (as the MemStore holds
         them: plain tuples of a Cell's fields). Everything is checked while the cells are built,
         before anything is applied; the WAL edit is appended (and synced, as `durability` asks)
@@ -177,10 +173,12 @@ class Region:
             self.check_row_in_range(row)  # raises the precise error
         stores = self.stores
         seq = self.seq_id + 1
-        e = entries[0] if len(entries) == 1 else None
-        if e is not None and e[2] is None and e[3] == _PUT and e[0] in stores:
-            # one Put cell at the request's time (most puts): what cells_of gives, inline
-            cells = [fields(row, e[0], e[1], now, _PUT, e[4], seq, e[5])]
+        one_put = False
+        if len(entries) == 1:
+            family, qualifier, timestamp, code, value, ttl = entries[0]
+            one_put = timestamp is None and code == _PUT and family in stores
+        if one_put:  # one Put cell at the request's time (most puts): what cells_of gives
+            cells = [fields(row, family, qualifier, now, _PUT, value, seq, ttl)]
         else:
             cells = self.cells_of(row, entries, now, seq)
         self.seq_id = seq
@@ -204,7 +202,7 @@ class Region:
             self.flush_in_background(now)
         return cells
 
-    def cells_of(self, row: bytes, entries: list, now: int, seq: int) -> list:
+    def cells_of(self, row: bytes, entries: list[Entry], now: int, seq: int) -> list:
         """A mutation's cells (hsim.cell.fields tuples), every entry checked before any is
         returned; a timestamp-less Delete of a column's latest version takes that version's."""
         stores = self.stores

@@ -11,6 +11,7 @@ from hsim.regions.scan_metrics import ScanMetrics
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # what the annotations name; not imported at run time
+    from hsim.cell import Entry
     from hsim.regions.master import Master
     from hsim.regions.region import Region
     from hsim.regions.wal import WAL
@@ -85,7 +86,7 @@ class RegionServer:
         return sum(1 for r in self.regions.values() if r.table.name == table)
 
     # --- requests (RSRpcServices): the only way a client reaches a region ----------------------
-    def mutate(self, region: Region, row: bytes, entries: list, now: int,
+    def mutate(self, region: Region, row: bytes, entries: list[Entry], now: int,
                durability: int = 0) -> list:
         """One row mutation (a Mutate RPC: Put, Delete, mutateRow): applied by the region,
         counted here."""

@@ -6,7 +6,8 @@ split gives each daughter reference halves and closes the parent."""
 
 import pytest
 
-from hsim.cell import DELETE, DELETE_COLUMN, NO_TTL, PUT
+from hsim.cell import (DELETE, DELETE_COLUMN, FAMILY, NEG_TS, NO_TTL, PUT, QUALIFIER, VALUE,
+                       Entry)
 from hsim.config import Config
 from hsim.engine.query_matcher import ScanQuery
 from hsim.errors import InvalidArgumentError, NoSuchColumnFamilyError, WrongRegionError
@@ -30,6 +31,22 @@ def put(fam, q, value, ts=None):
 
 def seen(cells) -> list:
     return [(c.family, c.qualifier, c.timestamp, c.value) for c in cells]
+
+
+@pytest.mark.parametrize("ts", [None, 7])
+def test_an_entry_by_name_and_a_plain_tuple_in_its_order_write_the_same_cells(ts):
+    """hsim.cell.Entry names the fields of the tuples the put path builds; the region (its
+    one-Put fast path and cells_of) reads either the same way."""
+    named = Entry(family=b"a", qualifier=b"x", timestamp=ts, code=int(PUT), value=b"v",
+                  ttl=NO_TTL)
+    plain = put(b"a", b"x", b"v", ts)
+    assert named == plain
+    for entries in ([named], [named, named._replace(qualifier=b"y")]):
+        one, two = region(), region()
+        got = one.mutate(b"r", entries, NOW)
+        assert got == two.mutate(b"r", [tuple(e) for e in entries], NOW)
+        assert [(c[FAMILY], c[QUALIFIER], -c[NEG_TS], c[VALUE]) for c in got] == [
+            (b"a", e.qualifier, NOW if ts is None else ts, b"v") for e in entries]
 
 
 def test_names_follow_region_info():
