@@ -28,6 +28,16 @@ def java_float(x: float) -> float:
     return _FLOAT32.unpack(_FLOAT32.pack(x))[0]
 
 
+def utf8(text: str, arg: str | None = None) -> bytes:
+    """A str argument's UTF-8 bytes (Bytes.toBytes(String)). A lone surrogate has none: Java
+    would write '?' in its place; hsim refuses it, naming the argument."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise InvalidArgumentError(f"{arg or 'a str argument'} {text!r} is not UTF-8 text: a "
+                                   f"lone surrogate at index {e.start}") from None
+
+
 def to_bytes(x: float) -> bytes:
     """Bytes.toBytes: an int becomes an 8-byte big-endian signed long, a str its UTF-8 bytes,
     a bool one byte (-1 for true, as Java's Bytes.toBytes(boolean)), bytes stay bytes."""
@@ -36,8 +46,6 @@ def to_bytes(x: float) -> bytes:
     if isinstance(x, int):
         return _q.pack(x)
     if isinstance(x, str):
-        from hsim.cell import utf8
-
         return utf8(x)
     if isinstance(x, (bytes, bytearray, memoryview)):
         return bytes(x)

@@ -24,6 +24,7 @@ import struct
 from collections import namedtuple
 from typing import NamedTuple
 
+from hsim.bytes import to_string_binary, utf8
 from hsim.errors import InvalidArgumentError
 
 # Field positions, for engine code that reads the tuple directly on hot paths.
@@ -93,18 +94,6 @@ def check_row(row: bytes) -> None:
         raise InvalidArgumentError("Row length is 0")
     if len(row) > MAX_ROW_LENGTH:
         raise InvalidArgumentError(f"Row length {len(row)} is > {MAX_ROW_LENGTH}")
-
-
-def utf8(text: str, arg: str | None = None) -> bytes:
-    """A str argument's UTF-8 bytes (Bytes.toBytes(String)). A lone surrogate has none: Java
-    would write '?' in its place; hsim refuses it, naming the argument."""
-    try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError as e:
-        from hsim.errors import InvalidArgumentError
-
-        raise InvalidArgumentError(f"{arg or 'a str argument'} {text!r} is not UTF-8 text: a "
-                                   f"lone surrogate at index {e.start}") from None
 
 
 def _b(x) -> bytes:
@@ -213,8 +202,7 @@ class Cell(_CellBase):
         return self[1] + b":" + self[2]
 
     def __repr__(self) -> str:
-        from hsim.bytes import to_string_binary as tsb
-
+        tsb = to_string_binary
         extra = f", ttl_ms={self[7]}" if self[7] != NO_TTL else ""
         return (
             f"Cell({tsb(self[0])}/{tsb(self[1])}:{tsb(self[2])}/{-self[3]}/"

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 
 from hsim import descriptor_attributes as attributes
+from hsim.bytes import utf8
 from hsim.cell import MAX_ROW_LENGTH
 from hsim.configuration_keys import FAMILY, TABLE
 from hsim.configuration_keys import validate as validate_configuration
@@ -199,8 +200,6 @@ def bloom_prefix_length(family) -> int | None:
 def validate_family_name(name: bytes) -> bytes:
     """ColumnFamilyDescriptorBuilder.isLegalColumnFamilyName."""
     if isinstance(name, str):
-        from hsim.cell import utf8
-
         name = utf8(name, "family")
     if not name:
         raise InvalidArgumentError("Column Family name can not be empty")

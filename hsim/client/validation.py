@@ -9,7 +9,8 @@ namespaces), TableDescriptorChecker (table attributes)."""
 
 from __future__ import annotations
 
-from hsim.cell import LATEST_TIMESTAMP, NO_TTL, check_row, to_bytes_arg, utf8
+from hsim.bytes import utf8
+from hsim.cell import LATEST_TIMESTAMP, NO_TTL, check_row, to_bytes_arg
 from hsim.errors import (ConstraintError, DoNotRetryError, IncompatibleFilterError,
                          InvalidArgumentError, NamespaceNotFoundError, NoSuchColumnFamilyError,
                          TableExistsError)

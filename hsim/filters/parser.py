@@ -26,7 +26,7 @@ Errors are FilterParseError (IllegalArgumentException): HBase's message, the pos
 
 from __future__ import annotations
 
-from hsim.cell import utf8
+from hsim.bytes import utf8
 from hsim.errors import FilterParseError, InvalidArgumentError
 from hsim.filters.base import Filter
 from hsim.filters.filter_list import FilterList
