@@ -15,6 +15,7 @@ import signal
 import sys
 import threading
 
+from hsim.gateway.flags import int_in
 from hsim.rest.server import REST_PORT, MAX_BODY
 from hsim.suggest import SuggestingParser
 
@@ -28,14 +29,12 @@ def add_rest_flags(p) -> None:
 
 
 def _parser():
-    from hsim.thrift.serve import _int_in
-
     p = SuggestingParser(prog="hsim rest", usage="%(prog)s [options] (see --help)",
                          description=__doc__.split("\n\n")[0])
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    p.add_argument("--port", type=_int_in(0, 65535), default=REST_PORT,
+    p.add_argument("--port", type=int_in(0, 65535), default=REST_PORT,
                    help=f"port (default {REST_PORT}; 0: a free one)")
-    p.add_argument("--servers", type=_int_in(1, 1000), default=1, metavar="N",
+    p.add_argument("--servers", type=int_in(1, 1000), default=1, metavar="N",
                    help="region servers")
     p.add_argument("--data-dir", metavar="DIR", default=None,
                    help="keep the tables in this data directory (created if missing)")

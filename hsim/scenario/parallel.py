@@ -2,9 +2,10 @@
 re-runs spread over worker processes.
 
 Every variant of every run (the run itself and each re-run of the sensitivity sweep) is an
-independent cluster with its own seed, so each is one job. A worker is a fresh interpreter
-(nothing inherited from the parent process; see _context) that loads the scenario from its
-file and runs the variant exactly as the in-process runner does; the parent puts the results
+independent cluster with its own seed, so each is one job (`_run_variant`, which the
+in-process run calls too). A worker is a fresh interpreter (nothing inherited from the parent
+process; see _context) that loads the scenario from its file and runs the variant exactly as
+`--jobs 1` does; the parent puts the results
 back in the jobs' order, so the report is the one `--jobs 1` writes, wall-clock timings apart.
 Progress: workers send (job, fraction) through a queue and the parent shows the weighted sum,
 naming the variants under way. The pool is the standard library's, as `hsim sweep --jobs`
@@ -17,10 +18,15 @@ from __future__ import annotations
 import multiprocessing
 import os
 import queue
+import time
 from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 
-from hsim.scenario.errors import UsageError
+from hsim.errors import HsimError
+from hsim.scenario.context import Run
+from hsim.scenario.errors import ScenarioError, ScenarioFailed, UsageError
+from hsim.scenario.results import VariantResult, jsonable
+from hsim.scenario.summary import cluster_summary
 
 
 def default_jobs() -> int:
@@ -40,7 +46,7 @@ def check_jobs(jobs) -> int:
 
 @dataclass(frozen=True)
 class VariantJob:
-    """One variant of one run, as the runner's _run_variant takes it."""
+    """One variant of one run, as _run_variant takes it."""
 
     variant: str
     ops: int
@@ -147,8 +153,6 @@ def run_jobs(scenario, jobs: list[VariantJob], cost_model, progress, workers: Wo
              record=None) -> list:
     """The jobs' VariantResults in order: in this process when `workers` is None, else on them.
     `progress(description, fraction)` sees every job's share either way."""
-    from hsim.scenario.runner import _run_variant
-
     tracker = _Progress(jobs, progress)
     if workers is None:
         by_name = {v.name: v for v in scenario.variants}
@@ -174,8 +178,6 @@ def _init_worker(q) -> None:
 
 def _run_job(token: int, i: int, path: str, job: VariantJob, cost_model):
     from hsim.scenario.loader import load_scenario
-    from hsim.scenario.runner import _run_variant
-
     scenario = _SCENARIOS.get(path)
     if scenario is None:
         scenario = _SCENARIOS[path] = load_scenario(path)
@@ -186,3 +188,39 @@ def _run_job(token: int, i: int, path: str, job: VariantJob, cost_model):
             _QUEUE.put((token, i, fraction))
 
     return _run_variant(scenario, variant, job, step, cost_model)
+
+
+def _run_variant(scenario, variant, job: VariantJob, on_progress, cost_model,
+                 record=None) -> VariantResult:
+    """One variant on a fresh cluster; `on_progress(fraction)` as it goes."""
+    def report_progress(fraction):
+        if on_progress is not None:
+            on_progress(fraction)
+
+    try:
+        ctx = Run(scenario, variant, ops=job.ops, seed=job.seed, scale=job.scale,
+                  servers=job.servers, params=job.params, on_progress=report_progress,
+                  cost_model=cost_model)
+    except HsimError as e:  # a Config override the engine refuses
+        raise ScenarioError(f"variant {variant.name!r}: {e}") from None
+    if record is not None:
+        ctx.requests = []
+    report_progress(0.0)
+    t0 = time.perf_counter()
+    try:
+        scenario.run_fn(ctx, variant)
+        ctx.sample(after_run=True)
+        summary = cluster_summary(ctx.cluster, ctx.cost_model, ctx.done, ctx.prepared()) \
+            if ctx.has_cluster else None
+    except ScenarioError:
+        raise
+    except Exception as e:  # the scenario's own code: one line, original kept for --debug
+        raise ScenarioFailed(scenario.name, f"variant {variant.name!r}", e) from e
+    report_progress(1.0)
+    if record is not None:
+        record[variant.name] = (ctx.requests, ctx.cluster if ctx.has_cluster else None)
+    return VariantResult(variant.name, variant.description, dict(variant.config),
+                         jsonable(variant.params), ctx.metrics, ctx.labels, ctx.units,
+                         ctx.series, ctx.timeline, ctx.notes, summary,
+                         time.perf_counter() - t0, ctx.priced,
+                         sorted(ctx.params.read & set(scenario.params)))

@@ -10,15 +10,12 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from hsim.errors import HsimError
-from hsim.scenario.context import Run
 from hsim.scenario.errors import ScenarioError, ScenarioFailed, UsageError
 from hsim.scenario.loader import load_scenario
 from hsim.scenario.model import Scenario
-from hsim.scenario.results import ClaimResult, Report, VariantResult, jsonable
+from hsim.scenario.results import ClaimResult, Report, jsonable
 from hsim.scenario.parallel import VariantJob, Workers, check_jobs, run_jobs
 from hsim.scenario.sensitivity import cost_sweep, grid, grid_entries, point, summary
-from hsim.scenario.summary import cluster_summary
 from hsim.workloads.costmodel import CostModel
 
 from typing import TYPE_CHECKING
@@ -193,42 +190,6 @@ def _choose_variants(scenario: Scenario, names) -> list:
         raise UsageError(f"--variants: {scenario.name!r} has no variant "
                             f"{', '.join(map(repr, missing))} (it has: {', '.join(by_name)})")
     return [by_name[n] for n in names]
-
-
-def _run_variant(scenario, variant, job: VariantJob, on_progress, cost_model,
-                 record=None) -> VariantResult:
-    """One variant on a fresh cluster; `on_progress(fraction)` as it goes."""
-    def report_progress(fraction):
-        if on_progress is not None:
-            on_progress(fraction)
-
-    try:
-        ctx = Run(scenario, variant, ops=job.ops, seed=job.seed, scale=job.scale,
-                  servers=job.servers, params=job.params, on_progress=report_progress,
-                  cost_model=cost_model)
-    except HsimError as e:  # a Config override the engine refuses
-        raise ScenarioError(f"variant {variant.name!r}: {e}") from None
-    if record is not None:
-        ctx.requests = []
-    report_progress(0.0)
-    t0 = time.perf_counter()
-    try:
-        scenario.run_fn(ctx, variant)
-        ctx.sample(after_run=True)
-        summary = cluster_summary(ctx.cluster, ctx.cost_model, ctx.done, ctx.prepared()) \
-            if ctx.has_cluster else None
-    except ScenarioError:
-        raise
-    except Exception as e:  # the scenario's own code: one line, original kept for --debug
-        raise ScenarioFailed(scenario.name, f"variant {variant.name!r}", e) from e
-    report_progress(1.0)
-    if record is not None:
-        record[variant.name] = (ctx.requests, ctx.cluster if ctx.has_cluster else None)
-    return VariantResult(variant.name, variant.description, dict(variant.config),
-                         jsonable(variant.params), ctx.metrics, ctx.labels, ctx.units,
-                         ctx.series, ctx.timeline, ctx.notes, summary,
-                         time.perf_counter() - t0, ctx.priced,
-                         sorted(ctx.params.read & set(scenario.params)))
 
 
 def _check_claims(scenario: Scenario, report: Report) -> list:

@@ -23,6 +23,7 @@ import signal
 import sys
 
 from hsim.suggest import SuggestingParser
+from hsim.gateway.flags import int_in
 from hsim.gateway.scanners import MAX_SCANNERS, MAX_SCANNERS_PER_CONNECTION
 from hsim.thrift.server import (MAX_CONNECTIONS, MAX_FRAME_SIZE, MAX_MESSAGE_SIZE, PROTOCOLS,
                                TRANSPORTS)
@@ -49,32 +50,18 @@ def _config(text: str | None):
     return config.scaled(scale) if scale is not None else config
 
 
-def _int_in(lo: int, hi: int | None = None):
-    """An argparse type: an int in [lo, hi]; anything else exits 2 with the usage line."""
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
-        if value < lo or (hi is not None and value > hi):
-            bound = f"between {lo} and {hi}" if hi is not None else f"at least {lo}"
-            raise argparse.ArgumentTypeError(f"must be {bound}, not {value}")
-        return value
-    return parse
-
-
 def _parser() -> argparse.ArgumentParser:
     p = SuggestingParser(prog="hsim serve", usage="%(prog)s [options] (see --help)",
                          description=__doc__.split("\n\n")[0])
     p.add_argument("--thrift2", action="store_true",
                    help="serve HBase 2's Thrift2 API (THBaseService) instead of Thrift-1")
-    p.add_argument("--rest-port", type=_int_in(0, 65535), nargs="?", const=8080, default=None,
+    p.add_argument("--rest-port", type=int_in(0, 65535), nargs="?", const=8080, default=None,
                    metavar="PORT", help="also serve HBase's REST API (bare: port 8080) on the "
                                         "same cluster and host")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    p.add_argument("--port", type=_int_in(0, 65535), default=9090,
+    p.add_argument("--port", type=int_in(0, 65535), default=9090,
                    help="port (default 9090; 0: a free one)")
-    p.add_argument("--servers", type=_int_in(1, 1000), default=1, metavar="N",
+    p.add_argument("--servers", type=int_in(1, 1000), default=1, metavar="N",
                    help="region servers")
     p.add_argument("--transport", choices=sorted(TRANSPORTS), default="buffered")
     p.add_argument("--protocol", choices=sorted(PROTOCOLS), default="binary")
@@ -82,15 +69,15 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--clock", choices=("system", "tick", "manual"), default="system",
                    help="system: wall time, never the same millisecond twice (default); tick: "
                         "1 ms per request from 2026-01-01T00:00Z; manual: time stands still")
-    p.add_argument("--max-message-size", type=_int_in(1024), default=MAX_MESSAGE_SIZE,
+    p.add_argument("--max-message-size", type=int_in(1024), default=MAX_MESSAGE_SIZE,
                    metavar="BYTES")
-    p.add_argument("--max-frame-size", type=_int_in(1024), default=MAX_FRAME_SIZE,
+    p.add_argument("--max-frame-size", type=int_in(1024), default=MAX_FRAME_SIZE,
                    metavar="BYTES")
-    p.add_argument("--max-connections", type=_int_in(1), default=MAX_CONNECTIONS, metavar="N",
+    p.add_argument("--max-connections", type=int_in(1), default=MAX_CONNECTIONS, metavar="N",
                    help="open connections at most; more are closed at once (default 1000)")
-    p.add_argument("--max-scanners", type=_int_in(1), default=MAX_SCANNERS, metavar="N",
+    p.add_argument("--max-scanners", type=int_in(1), default=MAX_SCANNERS, metavar="N",
                    help="open Thrift scanners at most, server-wide (default 1000)")
-    p.add_argument("--max-scanners-per-connection", type=_int_in(1),
+    p.add_argument("--max-scanners-per-connection", type=int_in(1),
                    default=MAX_SCANNERS_PER_CONNECTION, metavar="N",
                    help="open Thrift scanners at most per client connection (default 100)")
     p.add_argument("--fail-next", type=int, default=0, metavar="N",
