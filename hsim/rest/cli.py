@@ -24,7 +24,7 @@ def add_rest_flags(p) -> None:
     """The flags `hsim rest` and `hsim serve --rest-port` share."""
     p.add_argument("--read-only", action="store_true",
                    help="refuse every write with 403 Forbidden (hbase.rest.readonly)")
-    p.add_argument("--max-body-size", type=int, default=MAX_BODY, metavar="BYTES",
+    p.add_argument("--max-body-size", type=int_in(1), default=MAX_BODY, metavar="BYTES",
                    help=f"largest request body accepted (default {MAX_BODY}; more: 413)")
 
 
@@ -49,9 +49,6 @@ def start(cluster, host: str, port: int, args):
     """A started RestServer for `cluster`, or None after saying why it cannot listen."""
     from hsim.rest.server import RestServer
 
-    if args.max_body_size < 1:
-        print("hsim: --max-body-size must be at least 1", file=sys.stderr)
-        return None
     try:
         return RestServer(cluster, host=host, port=port, read_only=args.read_only,
                           max_body=args.max_body_size).start()
