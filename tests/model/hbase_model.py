@@ -378,18 +378,19 @@ class MRegion:
     start: bytes
     end: bytes  # b"" = no end
     stores: dict
+    seq: int = 0  # the region's last sequence id: each region has its own (daughters start
+    # from their parent's, a merged region from the larger of its parents')
 
     def contains(self, row: bytes) -> bool:
         return row >= self.start and (not self.end or row < self.end)
 
 
 class Model:
-    """One table: regions of stores, a schema per family, sequence ids, the write history."""
+    """One table: regions of stores (each with its sequence ids), a schema per family."""
 
     def __init__(self, families: dict, time_to_purge_ms: int = 0):
         self.schema = dict(families)  # family -> Schema
         self.regions = [MRegion(b"", b"", {f: MStore() for f in families})]
-        self.seq = 0
         self.purge = time_to_purge_ms  # hbase.hstore.time.to.purge.deletes
 
     def region(self, row: bytes) -> MRegion:
@@ -401,7 +402,7 @@ class Model:
         version without a timestamp takes the k-th newest visible version's timestamp
         (HRegion.prepareDeleteTimestamps), everything else without one takes now."""
         region = self.region(row)
-        self.seq += 1
+        region.seq += 1
         counts: dict = {}
         cells = []
         for fam, q, ts, code, value, ttl in entries:
@@ -412,7 +413,7 @@ class Model:
                     found = self.get(row, now, columns={fam: {q}}, max_versions=k)
                     if len(found) == k:
                         ts = found[k - 1].ts
-            cells.append(MCell(row, fam, q, ts, code, value, self.seq, ttl))
+            cells.append(MCell(row, fam, q, ts, code, value, region.seq, ttl))
         for c in cells:
             region.stores[c.family].memstore.append(c)
 
@@ -441,7 +442,7 @@ class Model:
             return
         cells = rewrite(store.memstore, self.schema[family], now, drop_deletes=False)
         store.memstore = []
-        store.files.append(MFile(cells, self.seq))  # empty when every cell was dropped
+        store.files.append(MFile(cells, region.seq))  # empty when every cell was dropped
 
     def flush_region(self, region: MRegion, now: int) -> None:
         for fam in region.stores:
@@ -458,13 +459,13 @@ class Model:
                 (row, fam, q, ts, value))
         for region, families in groups.values():
             self.flush_region(region, now)
-            self.seq += 1
+            region.seq += 1
             for fam, group in sorted(families.items()):
-                loaded = [MCell(row, f, q, ts, PUT, value, self.seq) for row, f, q, ts, value
+                loaded = [MCell(row, f, q, ts, PUT, value, region.seq) for row, f, q, ts, value
                           in group]
                 region.stores[fam].files.append(MFile(sorted(loaded, key=MCell.key),
-                                                      self.seq))
-            self.seq += 1  # the BULK_LOAD marker's WAL entry takes the next one
+                                                      region.seq))
+            region.seq += 1  # the BULK_LOAD marker's WAL entry takes the next one
 
     def compact(self, region: MRegion, family: bytes, lo: int, hi: int, now: int) -> None:
         """Compact files[lo:hi]; a compaction of every file drops deletes (Compactor:
@@ -501,7 +502,7 @@ class Model:
         self.flush_region(parent, now)
         halves = []
         for lo, hi in ((parent.start, point), (point, parent.end)):
-            daughter = MRegion(lo, hi, {f: MStore() for f in parent.stores})
+            daughter = MRegion(lo, hi, {f: MStore() for f in parent.stores}, parent.seq)
             for fam, store in parent.stores.items():
                 # HRegionFileSystem.splitStoreFile: no reference to a half without rows
                 refs = [r for r in (_Reference(f, lo, hi) for f in store.files) if r.cells]
@@ -516,12 +517,15 @@ class Model:
     def merge(self, first: MRegion, second: MRegion, now: int) -> MRegion:
         """MergeTableRegionsProcedure: both regions flush as they close; the merged region
         reads every file of both through references (whole files: a parent's file holds only
-        its rows) until a compaction rewrites them."""
+        its rows) until a compaction rewrites them. A store orders its files by sequence id
+        (StoreFileComparators.SEQ_ID), so the merged store's newest file (the one
+        removeUnneededFiles never drops) is the one with the highest, from either parent."""
         self.flush_region(first, now)
         self.flush_region(second, now)
         merged = MRegion(first.start, second.end, {
-            f: MStore(files=first.stores[f].files + second.stores[f].files)
-            for f in first.stores})
+            f: MStore(files=sorted(first.stores[f].files + second.stores[f].files,
+                                   key=lambda file: file.seq))
+            for f in first.stores}, max(first.seq, second.seq))
         i = self.regions.index(first)
         self.regions[i:i + 2] = [merged]
         return merged
