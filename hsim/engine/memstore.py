@@ -25,7 +25,8 @@ from operator import itemgetter
 
 from sortedcontainers import SortedList
 
-from hsim.cell import NEG_SEQ, NEG_TS, NEG_TYPE, NO_TTL, PUT, ROW, TTL, VALUE, from_fields
+from hsim.cell import (FAMILY, NEG_SEQ, NEG_TS, NEG_TYPE, NO_TTL, PUT, QUALIFIER, ROW, TTL, VALUE,
+                       from_fields)
 from hsim.engine.time_range_tracker import lowest_covered
 
 _NEG_SEQ = itemgetter(NEG_SEQ)
@@ -84,7 +85,7 @@ class MemStore:
             if type(held) is list:  # a wide row: a SortedList keeps its inserts O(log n)
                 held = self.by_row[row] = SortedList(held)
             held.add(cell)
-        n = 20 + len(cell[0]) + len(cell[1]) + len(cell[2]) + len(cell[VALUE])
+        n = 20 + len(row) + len(cell[FAMILY]) + len(cell[QUALIFIER]) + len(cell[VALUE])
         if cell[TTL] != NO_TTL:
             n += TTL_TAGS_BYTES
             self.has_tags = True

@@ -36,7 +36,8 @@ from dataclasses import dataclass
 from itertools import compress, count, groupby, islice
 from operator import eq, itemgetter
 
-from hsim.cell import LATEST_TIMESTAMP, NO_TTL, PUT
+from hsim.cell import (LATEST_TIMESTAMP, NEG_SEQ, NEG_TS, NEG_TYPE, NO_TTL, PUT, QUALIFIER, ROW,
+                       TTL)
 from hsim.engine.delete_tracker import COLUMN_DELETED, ScanDeleteTracker
 from hsim.keep_deleted_cells import KeepDeletedCells
 
@@ -44,12 +45,12 @@ _KDC_FALSE, _KDC_TRUE, _KDC_TTL = (KeepDeletedCells.FALSE, KeepDeletedCells.TRUE
                                   KeepDeletedCells.TTL)
 
 _NEG_INF = -(1 << 63)
-_ROW = itemgetter(0)
-_QUALIFIER = itemgetter(2)
-_NEG_TS = itemgetter(3)
-_TYPE = itemgetter(4)
-_TTL = itemgetter(7)
-_PUTS = {-4}
+_ROW = itemgetter(ROW)
+_QUALIFIER = itemgetter(QUALIFIER)
+_NEG_TS = itemgetter(NEG_TS)
+_TYPE = itemgetter(NEG_TYPE)
+_TTL = itemgetter(TTL)
+_PUTS = {-PUT}
 _NO_TTLS = {NO_TTL}
 
 
@@ -120,9 +121,9 @@ class UserMatcher:
             return self._match_raw(cells, why)
         if len(cells) == 1 and why is None and state is None:
             c = cells[0]
-            if c[4] == -PUT and c[7] == NO_TTL:
+            if c[NEG_TYPE] == -PUT and c[TTL] == NO_TTL:
                 lo, hi, cols = self.lone_put
-                if lo <= -c[3] < hi and (cols is None or c[2] in cols):
+                if lo <= -c[NEG_TS] < hi and (cols is None or c[QUALIFIER] in cols):
                     return cells
                 return []
         now, oldest, minv, limit, tr_min, tr_max, see_past, cols = self.rules
@@ -136,7 +137,7 @@ class UserMatcher:
         else:
             deletes, cur_q, count, prev_ts, skip_col = state
         for c in cells:
-            q = c[2]
+            q = c[QUALIFIER]
             if q != cur_q:
                 cur_q = q
                 count = 0
@@ -146,15 +147,15 @@ class UserMatcher:
                 if why is not None:
                     why[skip_col] += 1
                 continue
-            ts = -c[3]
+            ts = -c[NEG_TS]
             if ts < oldest and minv == 0:  # columns.isDone(ts): expired, no MIN_VERSIONS
                 skip_col = _drop(why, EXPIRED)
                 continue
-            ttl = c[7]
+            ttl = c[TTL]
             if ttl != NO_TTL and ts + ttl < now:  # isCellTTLExpired
                 _drop(why, CELL_EXPIRED)
                 continue
-            code = -c[4]
+            code = -c[NEG_TYPE]
             if code != PUT:
                 _drop(why, MARKER)
                 # A delete marker: tracked if in (or, without KEEP_DELETED_CELLS, after) the range.
@@ -214,14 +215,14 @@ class UserMatcher:
             puts = 0
             prev = None
             for c in rest:
-                ts = -c[3]
+                ts = -c[NEG_TS]
                 if ts >= tr_max:
                     _drop(why, TIME_RANGE)
                     continue
                 if ts < tr_min:
                     _drop_column(why, TIME_RANGE, rest)
                     break
-                code = -c[4]
+                code = -c[NEG_TYPE]
                 if (ts, code) == prev:
                     _drop(why, OVERWRITTEN)
                     continue
@@ -301,8 +302,8 @@ class CompactionMatcher:
         if len(cells) == 1:
             # One put without a cell TTL: kept unless expired with no MIN_VERSIONS to keep it.
             c = cells[0]
-            if c[4] == -PUT and c[7] == NO_TTL:
-                if -c[3] >= self.rules[1] or self.rules[2]:
+            if c[NEG_TYPE] == -PUT and c[TTL] == NO_TTL:
+                if -c[NEG_TS] >= self.rules[1] or self.rules[2]:
                     return cells
                 self.dropped["expired"] += 1
                 return []
@@ -315,7 +316,7 @@ class CompactionMatcher:
         prev = None
         skip_col = None  # None, or the cause tallied for the rest of the column
         for c in cells:
-            q = c[2]
+            q = c[QUALIFIER]
             if q != cur_q:
                 cur_q = q
                 count = 0
@@ -324,18 +325,19 @@ class CompactionMatcher:
             elif skip_col is not None:
                 dropped[skip_col] += 1
                 continue
-            ts = -c[3]
-            code = -c[4]
+            ts = -c[NEG_TS]
+            code = -c[NEG_TYPE]
             if ts < oldest and minv == 0:
                 skip_col = "expired"
                 dropped["expired"] += 1
                 continue
-            ttl = c[7]
+            ttl = c[TTL]
             if ttl != NO_TTL and ts + ttl < now:
                 dropped["expired"] += 1
                 continue
             if code != PUT:
-                if c[5] < unseen:  # "we should not use this delete marker to mask any cell yet"
+                if c[NEG_SEQ] < unseen:  # "we should not use this delete marker to mask any
+                    # cell yet" (written after the smallest open read point)
                     out.append(c)
                     continue
                 # CompactionScanQueryMatcher.trackDelete
@@ -367,7 +369,7 @@ class CompactionMatcher:
                         skip_col = "deleted"
                     continue
             # ScanWildcardColumnTracker.checkVersions (ignoreCount above the read point)
-            if c[5] < unseen:
+            if c[NEG_SEQ] < unseen:
                 out.append(c)
                 continue
             if prev is not None and prev[0] == ts and prev[1] == code:
@@ -392,6 +394,6 @@ def one_version_per_column(cells: list) -> bool:
     """No two cells of `cells` (one store's, in HBase order) share row and qualifier."""
     same_row = map(eq, map(_ROW, islice(cells, 1, None)), map(_ROW, cells))
     for i in compress(count(1), same_row):
-        if cells[i][2] == cells[i - 1][2]:
+        if cells[i][QUALIFIER] == cells[i - 1][QUALIFIER]:
             return False
     return True

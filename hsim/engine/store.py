@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 
+from hsim.cell import NEG_SEQ
 from hsim.configuration_keys import configured
 from hsim.engine import scanner, store_cache
 from hsim.engine.compaction_policies import policy_for
@@ -412,6 +413,6 @@ class Store(StoreCompaction):
 def _as_of(rows, neg_read_point: int):
     """Rows as of a read point: cells written after it (sequence id above it) left out."""
     for row, cells in rows:
-        seen = [c for c in cells if c[5] >= neg_read_point]
+        seen = [c for c in cells if c[NEG_SEQ] >= neg_read_point]
         if seen:
             yield row, seen

@@ -15,7 +15,8 @@ import logging
 import weakref
 
 from hsim.bytes import to_string_binary
-from hsim.cell import DELETE, LATEST_TIMESTAMP, MAX_ROW_LENGTH, PUT, Entry, check_row, fields
+from hsim.cell import (DELETE, FAMILY, LATEST_TIMESTAMP, MAX_ROW_LENGTH, PUT, Entry, check_row,
+                       fields)
 from hsim.configuration_keys import configured
 from hsim.durability import Durability, effective
 from hsim.engine.query_matcher import ScanQuery
@@ -189,12 +190,12 @@ class Region:
                 wal: WAL = server.wal
                 wal.append(self.encoded_name, seq, now, cells, d)
         if len(cells) == 1:  # most puts: one cell
-            memstore: MemStore = stores[cells[0][1]].memstore
+            memstore: MemStore = stores[cells[0][FAMILY]].memstore
             delta = memstore.add(cells[0])
         else:
             delta = 0
             for c in cells:
-                memstore = stores[c[1]].memstore
+                memstore = stores[c[FAMILY]].memstore
                 delta += memstore.add(c)
         self.memstore_changed(delta)
         self.write_requests += 1

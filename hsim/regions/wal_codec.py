@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from google_crc32c import value as crc32c
 
-from hsim.cell import Cell
+from hsim.cell import FAMILY, NEG_TS, NEG_TYPE, QUALIFIER, ROW, TTL, VALUE, Cell
 from hsim.errors import CorruptWALError
 
 MAGIC = b"HWL2"
@@ -76,17 +76,18 @@ def write_entry(buf: bytearray, raw: bytes, seq: int, now: int, cells: list) -> 
     writes straight into its file's buffer."""
     if len(cells) == 1:
         c = cells[0]
-        row, fam, q, value = c[0], c[1], c[2], c[6]
+        row, fam, q, value = c[ROW], c[FAMILY], c[QUALIFIER], c[VALUE]
         lengths = (len(row), len(fam), len(q))
         st = _ONE_CELL_BODIES.get(lengths) or _one_cell_body(lengths)
         body = b"".join((st.pack(raw, seq, now, 1, lengths[0], row, lengths[1], fam, lengths[2],
-                                 q, -c[3], -c[4], len(value)), value, _I64.pack(c[7])))
+                                 q, -c[NEG_TS], -c[NEG_TYPE], len(value)), value,
+                          _I64.pack(c[TTL])))
     else:
         parts = [_BODY_HEAD.pack(raw, seq, now, len(cells))]
         for c in cells:
-            row, fam, q, value = c[0], c[1], c[2], c[6]
+            row, fam, q, value = c[ROW], c[FAMILY], c[QUALIFIER], c[VALUE]
             parts += (_U16.pack(len(row)), row, bytes((len(fam),)), fam, _U32.pack(len(q)), q,
-                      _MID.pack(-c[3], -c[4], len(value)), value, _I64.pack(c[7]))
+                      _MID.pack(-c[NEG_TS], -c[NEG_TYPE], len(value)), value, _I64.pack(c[TTL]))
         body = b"".join(parts)
     n = len(body)
     buf += _FRAME.pack(n, n ^ _MASK, crc32c(body))
