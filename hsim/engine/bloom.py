@@ -31,7 +31,7 @@ import struct
 
 import numpy as np
 
-from hsim.cell import LATEST_TIMESTAMP
+from hsim.cell import LATEST_TIMESTAMP, QUALIFIER, ROW
 from hsim.engine.block_index import IndexChunk, key_bytes, parse_key, parse_root
 from hsim.engine.murmur_hash import HASH_FUNCTIONS, MURMUR_HASH, hash_many, hash_pair
 
@@ -237,7 +237,7 @@ class CompoundBloomWriter:
         """A chunk's index key: first-on-row-col serialized for ROWCOL, else the key itself."""
         if self.bloom_type == "ROWCOL":
             # PrivateCellUtil.createFirstOnRowCol(cell): row and qualifier, an EMPTY family
-            return key_bytes((cell[0], b"", cell[2], -LATEST_TIMESTAMP, -255))
+            return key_bytes((cell[ROW], b"", cell[QUALIFIER], -LATEST_TIMESTAMP, -255))
         return hash_key
 
     def _close_chunk(self) -> None:

@@ -7,7 +7,7 @@ hsim.regions.bulk_load); here are only the bytes.
 
 from __future__ import annotations
 
-from hsim.cell import NO_TTL
+from hsim.cell import NO_TTL, ROW, TTL
 from hsim.engine import file_info as fi
 from hsim.engine.gc_pause import gc_paused
 from hsim.engine.hfile import HFileWriter
@@ -31,7 +31,7 @@ def bulk_file_info(now: int, task: str, exclude_from_minor: bool) -> dict:
 def write_hfile(family, config, cells: list, now: int, extra_info: dict) -> bytes:
     """One HFile of `cells` (plain field tuples, sorted, one family), written as a flush
     writes one (the family's block size, compression and bloom), with `extra_info` added."""
-    include_tags = any(c[7] != NO_TTL for c in cells)
+    include_tags = any(c[TTL] != NO_TTL for c in cells)
     writer = HFileWriter(family, config, include_tags=include_tags)
     with gc_paused():
         writer.append_all(cells)
@@ -48,6 +48,6 @@ def split_hfile(reader, split_row: bytes, family, config, now: int) -> tuple[byt
               if not k.startswith(_RESERVED_PREFIX) and k != _DATA_BLOCK_ENCODING}
     bottom, top = [], []
     for cell in reader.cells(plain=True):
-        (bottom if cell[0] < split_row else top).append(cell)
+        (bottom if cell[ROW] < split_row else top).append(cell)
     return (write_hfile(family, config, bottom, now, copied),
             write_hfile(family, config, top, now, copied))

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from itertools import chain, islice
 from operator import eq, itemgetter
 
-from hsim.cell import Cell
+from hsim.cell import NEG_TS, Cell
 from hsim.engine.gc_pause import gc_paused
 from hsim.engine.hfile import HFileWriter
 from hsim.engine.query_matcher import CompactionMatcher
@@ -131,5 +131,5 @@ def _by_window(cells: list, boundaries: tuple) -> list[list]:
     tuple holds its timestamp negated (hsim.cell's order: newest first)."""
     parts: dict[int, list] = {}
     for c in cells:
-        parts.setdefault(bisect.bisect_right(boundaries, -c[3]) - 1, []).append(c)
+        parts.setdefault(bisect.bisect_right(boundaries, -c[NEG_TS]) - 1, []).append(c)
     return [parts[i] for i in sorted(parts)]

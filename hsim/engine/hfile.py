@@ -21,7 +21,7 @@ from array import array
 from operator import itemgetter
 
 from hsim.cell import (
-    DELETE_FAMILY, DELETE_FAMILY_VERSION, KV_HEAD, LATEST_TIMESTAMP, NO_TTL, PUT,
+    DELETE_FAMILY, DELETE_FAMILY_VERSION, KV_HEAD, LATEST_TIMESTAMP, NO_TTL, PUT, QUALIFIER, ROW,
     TIMESTAMP_TYPE, TTL_TAG, TTL_TAG_TYPE,
 )
 from hsim.config import Config
@@ -122,7 +122,7 @@ class HFileWriter:
         def feed_blooms():
             if bloom_cells:
                 if rowcol:
-                    keys = [rowcol_key(c[0], c[2]) for c in bloom_cells]
+                    keys = [rowcol_key(c[ROW], c[QUALIFIER]) for c in bloom_cells]
                 else:
                     keys = list(map(_ROW, bloom_cells))
                 bloom.add_many(keys, bloom_cells)

@@ -16,7 +16,7 @@ from bisect import bisect_left, bisect_right
 from itertools import islice
 from os.path import commonprefix
 
-from hsim.cell import LATEST_TIMESTAMP, Cell, from_fields
+from hsim.cell import LATEST_TIMESTAMP, ROW, Cell, from_fields
 from hsim.config import Config
 from hsim.engine import block as blk
 from hsim.engine.block import HEADER_SIZE, read_block, read_header
@@ -356,7 +356,7 @@ class HFileReader(HFileInspection):
                 end = len(block)
                 while pos < end:
                     c = block[pos]
-                    if c[0] != row:
+                    if c[ROW] != row:
                         return
                     yield c
                     pos += 1

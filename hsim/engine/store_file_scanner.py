@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
+from hsim.cell import ROW
 from hsim.engine.block_index import first_on_row, search_key
 
 from typing import TYPE_CHECKING
@@ -148,7 +149,7 @@ def reversed_rows(reader: HFileReader, start_row: bytes | None, stop_row: bytes 
         while pos > 0:
             pos -= 1
             c = cells[pos]
-            r = c[0]
+            r = c[ROW]
             if r == cur_row:
                 acc.append(c)
                 continue

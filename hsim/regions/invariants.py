@@ -4,6 +4,7 @@ breaks the books is caught where it happens, not by a wrong answer later."""
 
 from __future__ import annotations
 
+from hsim.cell import ROW
 from hsim.rowrange import RowRange
 
 
@@ -56,8 +57,8 @@ def _region(r) -> list[str]:
         heap += ms.heap_size + ms.snapshot_heap_size
         out += [f"{r.name}/{fam!r}: {p}" for p in ms.problems()]
         for c in ms.active:
-            if not keys.contains(c[0]):
-                out.append(f"{r.name}/{fam!r}: memstore row {c[0]!r} outside the region")
+            if not keys.contains(c[ROW]):
+                out.append(f"{r.name}/{fam!r}: memstore row {c[ROW]!r} outside the region")
                 break
         for sf in s.files:
             lo = sf.first_row

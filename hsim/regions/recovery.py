@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from hsim.cell import FAMILY, NEG_SEQ, NEG_TS, NEG_TYPE, QUALIFIER, ROW
 from hsim.engine.memstore import MemStore
 from hsim.regions.wal_markers import is_meta
 
@@ -33,6 +34,11 @@ class CrashReport:
         return self.lost_skip_wal + self.lost_async_wal
 
 
+def _key(c) -> tuple:
+    """A cell's identity within its store: row, qualifier, timestamp, type, sequence id."""
+    return c[ROW], c[QUALIFIER], c[NEG_TS], c[NEG_TYPE], c[NEG_SEQ]
+
+
 def recover(dead, assign, now: int) -> CrashReport:
     """Split `dead`'s WALs and reopen its regions through `assign(region) -> server`."""
     wal = dead.wal
@@ -44,15 +50,15 @@ def recover(dead, assign, now: int) -> CrashReport:
         in_memory = {s: s.memstore.all_cells() for s in region.stores.values()}
         dead.close_region(region)
         recovered = synced.get(region.encoded_name, [])
-        not_synced = {-c[5] for c in unsynced.get(region.encoded_name, ())}
+        not_synced = {-c[NEG_SEQ] for c in unsynced.get(region.encoded_name, ())}
         for store, cells in in_memory.items():
             store.memstore = MemStore()
             flushed = max((f.max_seq_id for f in store.files), default=0)
-            kept = {(c[0], c[2], c[3], c[4], c[5]) for c in recovered
-                    if c[1] == store.name and -c[5] > flushed}
+            kept = {_key(c) for c in recovered
+                    if c[FAMILY] == store.name and -c[NEG_SEQ] > flushed}
             for c in cells:
-                if (c[0], c[2], c[3], c[4], c[5]) not in kept:
-                    if -c[5] in not_synced:
+                if _key(c) not in kept:
+                    if -c[NEG_SEQ] in not_synced:
                         report.lost_async_wal += 1
                     else:
                         report.lost_skip_wal += 1
@@ -86,11 +92,11 @@ def replay(region, cells: list, now: int, background: bool = False) -> int:
     for c in cells:
         if is_meta(c):
             continue  # a marker (a bulk load's), not an edit: WALSplitter skips it
-        store = region.stores.get(c[1])
-        if store is None or -c[5] <= flushed[c[1]]:
+        store = region.stores.get(c[FAMILY])
+        if store is None or -c[NEG_SEQ] <= flushed[c[FAMILY]]:
             continue  # already in a store file (or the family is gone)
         region.memstore_changed(store.add(c))
-        region.seq_id = max(region.seq_id, -c[5])
+        region.seq_id = max(region.seq_id, -c[NEG_SEQ])
         replayed += 1
     if replayed:
         (region.flush_in_background if background else region.flush)(now, force_all=True)

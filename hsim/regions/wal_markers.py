@@ -10,7 +10,7 @@ stores already.
 
 from __future__ import annotations
 
-from hsim.cell import NO_TTL, PUT, fields
+from hsim.cell import FAMILY, NO_TTL, PUT, fields
 from hsim.protobuf import field_bytes, field_varint
 
 METAFAMILY = b"METAFAMILY"  # WALEdit.METAFAMILY
@@ -19,7 +19,7 @@ BULK_LOAD = b"HBASE::BULK_LOAD"  # WALEdit.BULK_LOAD
 
 def is_meta(cell) -> bool:
     """WALEdit.isMetaEditFamily: a marker, never an edit to replay."""
-    return cell[1] == METAFAMILY
+    return cell[FAMILY] == METAFAMILY
 
 
 def bulk_load_descriptor(table: str, encoded_region: str, files: dict, seq: int) -> bytes:
