@@ -115,7 +115,6 @@ class ReadTrace:
                 why = Counter()
                 visible = match(cells, why)
                 entries.append(MatchRun(family, len(cells), visible, why))
-                if visible:
-                    yield row, visible
+                yield row, visible
         finally:
             self.files_done(mark, io, files_end)

@@ -266,9 +266,7 @@ class Store(StoreCompaction):
             return
         for row, cells in rows:
             io.cells_scanned += len(cells)
-            visible = match(cells)
-            if visible:
-                yield row, visible
+            yield row, match(cells)
 
     # --- flush ----------------------------------------------------------------------------------
     def flush(self, now: int, max_seq_id: int,

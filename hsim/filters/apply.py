@@ -87,7 +87,7 @@ def filter_row(filt: Filter, row: bytes, cells: list, max_versions: int | None =
     """A whole row through `filt` at once (a RowRun fed once, without the object): (kept
     cells or None, more, the row every family was told to seek to or None)."""
     filt.reset()
-    if filt.filter_all_remaining() or filt.filter_row_key(row):
+    if filt.filter_all_remaining() or filt.filter_row_key(row) or not cells:
         return None, not filt.filter_all_remaining(), None
     return _filter_cells(filt, row, cells, [], max_versions, _START, limits, (cells,))
 

@@ -179,12 +179,12 @@ def region_rows(region: Region, start_row: bytes | None, stop_row: bytes | None,
         from hsim.filters.apply import store_limits
     for row, cells in rows_from(None):
         metrics.rows_scanned += 1
-        if limits is not None:
+        if limits is not None and cells:
             cells = store_limits(cells, limits)
-            if not cells:
-                metrics.rows_filtered += 1
-                region.filtered_read_requests += 1
-                continue
+        if not cells:  # nothing visible, or nothing past the limits: examined, not returned
+            metrics.rows_filtered += 1
+            region.filtered_read_requests += 1
+            continue
         region.read_requests += 1
         yield row, cells
 

@@ -151,3 +151,48 @@ def test_a_get_the_filter_drops_is_a_filtered_read(five_thousand):
     assert {n: after[n] - before[n] for n in names} == \
         {"read_requests": 3, "filtered_read_requests": 1, "read_rpcs": 3}
 
+
+
+@pytest.fixture()
+def rows_with_nothing_to_give():
+    """Four rows: a and d plain, b deleted, c holding only column f:b."""
+    c = hsim.Cluster(clock=hsim.ManualClock(1000))
+    c.admin.create_table("t", ["f"])
+    t = c.table("t")
+    for row in (b"a", b"b", b"d"):
+        t.put(row, {b"f:a": row})
+    t.put(b"c", {b"f:b": b"c"})
+    t.delete_row(b"b")
+    return c, t
+
+
+@pytest.mark.parametrize("flushed", [False, True])
+@pytest.mark.parametrize("reversed", [False, True])
+def test_a_row_that_gives_the_scan_no_cell_is_examined_and_filtered(rows_with_nothing_to_give,
+                                                                    flushed, reversed):
+    """RegionScannerImpl.nextInternal: the store heap presents every row with a raw cell in
+    the scan's families; a row the matchers leave empty (deleted, or none of the columns asked
+    for) counts in ROWS_SCANNED, ROWS_FILTERED and filteredReadRequestsCount (isEmptyRow)."""
+    c, t = rows_with_nothing_to_give
+    if flushed:
+        c.admin.flush("t")
+    before = _servers(c, "read_requests", "filtered_read_requests")
+    scanner = t.scan(columns=[b"f:a"], reversed=reversed, scan_metrics=True)
+    rows = [cells[0].row for cells in scanner]
+    assert rows == ([b"d", b"a"] if reversed else [b"a", b"d"])
+    m = scanner.scan_metrics
+    assert (m["ROWS_SCANNED"], m["ROWS_FILTERED"]) == (4, 2)  # b (deleted) and c (no f:a)
+    after = _servers(c, "read_requests", "filtered_read_requests")
+    assert after["read_requests"] - before["read_requests"] == 2
+    assert after["filtered_read_requests"] - before["filtered_read_requests"] == 2
+
+
+def test_an_empty_row_does_not_use_up_a_page(rows_with_nothing_to_give):
+    """An empty row is filtered before the filter's filterRow runs (isEmptyRow comes first in
+    RegionScannerImpl), so PageFilter does not count it as one of its page's rows."""
+    from hsim.filters import PageFilter
+
+    _c, t = rows_with_nothing_to_give
+    scanner = t.scan(columns=[b"f:a"], filter=PageFilter(2), scan_metrics=True)
+    assert [cells[0].row for cells in scanner] == [b"a", b"d"]
+    assert scanner.scan_metrics["ROWS_FILTERED"] == 2
