@@ -257,17 +257,25 @@ class Region:
         if filt is not None:
             return get_filtered(self, row, queries, now, io, filt, max_versions, limits)
         out = []
+        scanned = 0  # the row's raw cells the stores' matchers saw
         for fam, q in queries.items():
             s: Store = self.store(fam)
-            out.extend(s.get(row, q, now, s.counters.io if io is None else io))
+            sio = s.counters.io if io is None else io
+            before = sio.cells_scanned
+            out.extend(s.get(row, q, now, sio))
+            scanned += sio.cells_scanned - before
         if limits is not None:
             from hsim.filters.apply import store_limits
 
             kept = store_limits(out, limits)
-        else:
+        elif out:
             return out
-        if out and not kept:
-            self.filtered_read_requests += 1  # RegionScannerImpl: a row the filter dropped
+        else:
+            kept = out
+        if not kept and (out or scanned):
+            # RegionScannerImpl: an examined row that gives nothing (the limits dropped it, or
+            # none of its cells is visible: isEmptyRow) is a filtered read
+            self.filtered_read_requests += 1
         return kept
 
     def lowest_unflushed_seq(self) -> int:

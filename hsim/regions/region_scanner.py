@@ -218,16 +218,22 @@ def get_filtered(region: Region, row: bytes, queries: dict, now: int, io, filt, 
             run.feed(out)  # the families read before, in order
         return run
 
+    scanned = 0  # the row's raw cells the stores' matchers saw
     for fam, q in queries.items():
         s: Store = region.store(fam)
-        cells = s.get(row, q, now, s.counters.io if io is None else io, sink)
+        sio = s.counters.io if io is None else io
+        before = sio.cells_scanned
+        cells = s.get(row, q, now, sio, sink)
+        scanned += sio.cells_scanned - before
         if run is None:
             out.extend(cells)
         elif cells:
             run.feed(cells)
     kept = filter_row(filt, row, out, max_versions, limits) if run is None else run.finish()
-    if not kept[0] and (out or run is not None):
-        region.filtered_read_requests += 1  # RegionScannerImpl: a row the filter dropped
+    if not kept[0] and (out or run is not None or scanned):
+        # RegionScannerImpl: the filter dropped the row, or none of its cells is visible
+        # (isEmptyRow): a filtered read
+        region.filtered_read_requests += 1
     return kept[0] or []
 
 def _merge_rows(sources: list, reversed: bool):

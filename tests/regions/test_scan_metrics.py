@@ -196,3 +196,23 @@ def test_an_empty_row_does_not_use_up_a_page(rows_with_nothing_to_give):
     scanner = t.scan(columns=[b"f:a"], filter=PageFilter(2), scan_metrics=True)
     assert [cells[0].row for cells in scanner] == [b"a", b"d"]
     assert scanner.scan_metrics["ROWS_FILTERED"] == 2
+
+
+@pytest.mark.parametrize("flushed", [False, True])
+def test_a_get_of_a_row_that_gives_it_no_cell_is_a_filtered_read(rows_with_nothing_to_give,
+                                                                 flushed):
+    """A Get is a one-row scan: a row it examines and gets nothing from is filtered
+    (isEmptyRow); a row that is not there is not examined (the scanner stops)."""
+    c, t = rows_with_nothing_to_give
+    if flushed:
+        c.admin.flush("t")
+    for row, column, filtered in ((b"a", b"f:a", 0),    # found
+                                  (b"b", None, 1),      # deleted
+                                  (b"c", b"f:a", 1),    # only f:b, after f:a in the row
+                                  (b"zz", None, 0)):    # no such row
+        before = _servers(c, "read_requests", "filtered_read_requests")
+        t.get(row, columns=None if column is None else [column])
+        after = _servers(c, "read_requests", "filtered_read_requests")
+        assert (after["read_requests"] - before["read_requests"],
+                after["filtered_read_requests"] - before["filtered_read_requests"]) == \
+            (1, filtered), (row, column)
