@@ -10,6 +10,11 @@ wrote (StoreScanner.updateReaders, through ChangedReadersObserver). Each batch r
 just after the last row it returned, so what it returns does not depend on how the store
 changed in between. A split closes the region; the client then opens a scanner on the daughter
 after the last row it got (ClientScanner on NotServingRegionException), at a new read point.
+
+The rows themselves come from `region_rows`: each family's Store scan merged in family order,
+clipped to the region, run through the filter, and counted as RegionScannerImpl counts them
+(a row returned is a read request; a row examined and not returned, the filter's or one with
+no visible cell, a filtered one). A Get with a filter runs the same way (`get_filtered`).
 """
 
 from __future__ import annotations
