@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import hsim
+from tests.storage.splits import split_uncompacted
 from hsim.errors import (DoNotRetryError, HsimError, InvalidArgumentError, MergeRegionError,
                          UnknownRegionError)
 
@@ -134,15 +135,7 @@ def test_a_split_daughter_with_references_is_not_mergeable():
     for row in ROWS:
         t.put(row, {b"f:q": b"v"})
     c.admin.flush("t")
-    daughters = c.master.tables["t"].locator.regions
-    r = daughters[0]
-    a, b = r.daughters(b"c00", c.clock.now())  # daughters with references, not yet compacted
-    st = c.master.tables["t"]
-    srv = r.server
-    srv.close_region(r, retire=True)
-    srv.open_region(a)
-    srv.open_region(b)
-    st.locator.set([a, b])
+    a, b = split_uncompacted(c, "t", b"c00")  # daughters with references, not yet compacted
     with pytest.raises(HsimError, match=f"{a.encoded_name} NOT mergeable"):
         c.admin.merge_regions(a.encoded_name, b.encoded_name)
 

@@ -15,6 +15,7 @@ from hsim.errors import (
 )
 
 from .disk import crash, snapshot
+from .splits import split_uncompacted
 
 CFG = dict(memstore_flush_size=32 * 1024)
 
@@ -246,14 +247,8 @@ def test_reference_files_survive_a_crash_until_compacted(tmp_path):
     for i in range(500):
         t.put(b"r%04d" % i, {b"f:q": b"v" * 50})
     c.admin.flush("t")
-    st = c.master.tables["t"]
-    parent = st.locator.regions[0]
-    with c.lock:  # a split whose daughters are not compacted (SplitTableRegionProcedure alone)
-        a, b = parent.daughters(b"r0250", c.clock.now())
-        parent.server.close_region(parent, retire=True)
-        c.region_servers[0].open_region(a)
-        c.region_servers[0].open_region(b)
-        st.locator.set([a, b])
+    parent = c.master.tables["t"].locator.regions[0]
+    a, b = split_uncompacted(c, "t", b"r0250")
     pdir = tmp_path / "data/default/t" / parent.encoded_name
     assert b'"split": true' in (pdir / ".regioninfo").read_bytes()
     refs = list((tmp_path / "data/default/t" / a.encoded_name / "f").iterdir())

@@ -20,6 +20,7 @@ from hsim.errors import DeserializationError
 
 from . import crash_steps as cs
 from .disk import crash
+from .splits import split_uncompacted
 from .disk import snapshot as disk_snapshot
 
 ROWS = [b"r%03d" % i for i in range(60)]
@@ -158,14 +159,7 @@ def test_a_snapshot_of_a_split_table_and_of_a_clone(tmp_path):
     c = _open(tmp_path)
     c.admin.create_table("t", {"f": {}})
     _fill(c, "t", b"a")
-    st = c.master.tables["t"]
-    parent = st.locator.regions[0]
-    with c.lock:  # a split whose daughters are not compacted (SplitTableRegionProcedure alone)
-        a, b = parent.daughters(b"r030", c.clock.now())
-        parent.server.close_region(parent, retire=True)
-        c.region_servers[0].open_region(a)
-        c.region_servers[0].open_region(b)
-        st.locator.set([a, b])
+    split_uncompacted(c, "t", b"r030")
     assert any(f.is_reference for r in c.admin.regions("t") for f in r.store_files["f"])
     want = _cells(c, "t")
     c.admin.snapshot("refs", "t")
