@@ -208,7 +208,9 @@ class Store(StoreCompaction):
              io: IOCounters, reversed: bool = False, read_point: int | None = None,
              files: list | None = None, cursors: dict | None = None):
         """(row, visible cells) for the rows of this family in [start_row, stop_row), or, when
-        reversed, from start_row (inclusive) down to stop_row (exclusive).
+        reversed, from start_row (inclusive) down to stop_row (exclusive). A row with cells
+        but none visible comes with [] (the region counts it examined, RegionScannerImpl's
+        isEmptyRow); a row with no cell here does not come at all.
 
         `read_point`: only cells written at or before it are seen (an open region scanner's
         MVCC read point; None when nothing was written since it opened). `files`: the store
