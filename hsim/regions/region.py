@@ -264,14 +264,11 @@ class Region:
             before = sio.cells_scanned
             out.extend(s.get(row, q, now, sio))
             scanned += sio.cells_scanned - before
+        kept = out
         if limits is not None:
             from hsim.filters.apply import store_limits
 
             kept = store_limits(out, limits)
-        elif out:
-            return out
-        else:
-            kept = out
         if not kept and (out or scanned):
             # RegionScannerImpl: an examined row that gives nothing (the limits dropped it, or
             # none of its cells is visible: isEmptyRow) is a filtered read
